@@ -1,0 +1,98 @@
+/**
+ * Every error the API can answer with, in one table (STYLE.md §4.3).
+ *
+ * `errorCode` and the message follow the spec first and the real UltraDNS API second
+ * (`reference/error-codes.tsv`); `{0}`, `{1}` … are filled from the params of a {@link ZonalError}.
+ * `shape: 'object'` marks the errors the real API sends as a single object instead of a list
+ * (token errors and "report not ready"), which clients rely on to refresh or keep polling.
+ * `docs/errors.md` lists the same rows; `test/errors/catalog.test.ts` keeps the two in step.
+ */
+export interface ErrorDef {
+  readonly status: number
+  readonly errorCode: number
+  readonly message: string
+  readonly shape?: 'list' | 'object'
+}
+
+export const catalog = {
+  // Generic HTTP-level conditions.
+  ROUTE_NOT_FOUND: { status: 404, errorCode: 404, message: 'Status Code 404' },
+  METHOD_NOT_ALLOWED: { status: 405, errorCode: 240003, message: 'Invalid HTTP Method: This endpoint does not allow the specified method.' },
+  INVALID_ACCEPT: { status: 406, errorCode: 240001, message: 'Invalid Accept header: must be application/json or application/xml' },
+  UNSUPPORTED_CONTENT_TYPE: { status: 415, errorCode: 240002, message: 'Invalid Content-Type header: must be application/json or application/xml' },
+  MALFORMED_BODY: { status: 400, errorCode: 53005, message: 'Invalid input: the request body is not valid {0}.' },
+  BODY_TOO_LARGE: { status: 413, errorCode: 413, message: 'Request body is larger than the limit of {0} bytes.' },
+  PAYLOAD_REQUIRED: { status: 400, errorCode: 59009, message: 'Payload in this request is required.' },
+  INVALID_INPUT: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  FIELD_REQUIRED: { status: 400, errorCode: 55001, message: '{0} is required field.' },
+  TOO_MANY_REQUESTS: { status: 429, errorCode: 340001, message: 'Too many requests.' },
+  INTERNAL: { status: 500, errorCode: 9999, message: 'System Error. Request id: {0}' },
+  DATA_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+
+  // Authentication (single-object bodies, as the real token endpoint answers).
+  AUTH_TOKEN_INVALID: { status: 401, errorCode: 60001, message: 'Unauthorized. Token not found, expired or invalid.', shape: 'object' },
+  AUTH_INVALID_GRANT: { status: 400, errorCode: 60001, message: 'invalid_grant:Invalid username & password combination.', shape: 'object' },
+  AUTH_INVALID_REFRESH: { status: 400, errorCode: 60001, message: 'invalid_grant:refresh token not found, expired or invalid', shape: 'object' },
+  AUTH_USER_INACTIVE: { status: 400, errorCode: 60002, message: 'User not Active', shape: 'object' },
+  AUTH_GRANT_TYPE_NOT_SUPPORTED: { status: 400, errorCode: 60005, message: 'grant_type not supported', shape: 'object' },
+  AUTH_USERNAME_REQUIRED: { status: 400, errorCode: 60007, message: 'invalid_request:username parameter is required for grant_type=password', shape: 'object' },
+  AUTH_PASSWORD_REQUIRED: { status: 400, errorCode: 60008, message: 'invalid_request:password parameter is required for grant_type=password', shape: 'object' },
+  AUTH_REFRESH_TOKEN_REQUIRED: { status: 400, errorCode: 60009, message: 'invalid_request:refresh_token parameter is required for grant_type=refresh_token', shape: 'object' },
+  AUTH_USER_LOCKED: { status: 400, errorCode: 60013, message: 'invalid_grant:Too many failed logins; try again in {0} seconds.', shape: 'object' },
+  AUTH_ADDRESS_THROTTLED: { status: 429, errorCode: 340001, message: 'Too many failed logins from this address; try again in {0} seconds.', shape: 'object' },
+
+  // Accounts and permissions.
+  ACCOUNT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  ACCOUNT_ALREADY_EXISTS: { status: 400, errorCode: 1892, message: 'Account \'{0}\' already exists.' },
+  USER_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  USER_ALREADY_EXISTS: { status: 400, errorCode: 4009, message: 'User \'{0}\' already exists.' },
+  GROUP_NOT_FOUND: { status: 400, errorCode: 4003, message: 'Group does not exist: {0}' },
+  PERMISSION_DENIED: { status: 403, errorCode: 403, message: 'You do not have permission to {0}.' },
+
+  // Zones.
+  ZONE_NOT_FOUND: { status: 404, errorCode: 1801, message: 'Zone does not exist in the system.' },
+  ZONE_ALREADY_EXISTS: { status: 400, errorCode: 1802, message: 'Zone already exists in the system.' },
+  ZONE_NAME_INVALID: { status: 400, errorCode: 2507, message: 'Invalid zone name.' },
+
+  // Tasks.
+  TASK_NOT_FOUND: { status: 404, errorCode: 54001, message: 'Cannot find the task status for the input taskId' },
+  TASK_NOT_COMPLETE: { status: 400, errorCode: 54004, message: 'Invalid task status; Task not yet completed' }
+} as const satisfies Record<string, ErrorDef>
+
+export type ErrorName = keyof typeof catalog
+
+/** Fill `{0}`, `{1}` … placeholders of a catalog message. */
+export function formatMessage (template: string, params: readonly (string | number)[]): string {
+  return template.replace(/\{(\d+)\}/g, (whole, index: string) => {
+    const value = params[Number(index)]
+    return value === undefined ? whole : String(value)
+  })
+}
+
+/**
+ * A domain or API error with a catalog entry. Thrown anywhere below the API; the error handler
+ * renders it in the wire shape of its entry.
+ */
+export class ZonalError extends Error {
+  override readonly name = 'ZonalError'
+  readonly code: ErrorName
+  readonly def: ErrorDef
+  readonly params: readonly (string | number)[]
+
+  constructor (code: ErrorName, ...params: (string | number)[]) {
+    const def: ErrorDef = catalog[code]
+    super(formatMessage(def.message, params))
+    this.code = code
+    this.def = def
+    this.params = params
+  }
+
+  get status (): number {
+    return this.def.status
+  }
+}
+
+/** True when `err` is a {@link ZonalError}, optionally of one catalog code. */
+export function isZonalError (err: unknown, code?: ErrorName): err is ZonalError {
+  return err instanceof ZonalError && (code === undefined || err.code === code)
+}

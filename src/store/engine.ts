@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely'
+import type { Database } from './schema.ts'
+
+export type EngineName = 'sqlite' | 'postgres'
+
+/**
+ * What differs between the engines, and nothing else (STYLE.md §8.8): how a connection is made
+ * and closed, how a write transaction starts, and which driver errors mean what.
+ */
+export interface Engine {
+  readonly name: EngineName
+  readonly db: Kysely<Database>
+  /** Run `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing). */
+  transaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
+  isUniqueViolation (err: unknown): boolean
+  isForeignKeyViolation (err: unknown): boolean
+  close (): Promise<void>
+}
+
+/** A parsed `ZONAL_DATABASE_URL`. */
+export type DatabaseLocation =
+  | { engine: 'sqlite', path: string }
+  | { engine: 'postgres', connectionString: string, schema?: string }
+
+/**
+ * Parse `ZONAL_DATABASE_URL`: `sqlite:<path>` (`sqlite::memory:` for a throw-away database) or
+ * `postgres://…` / `postgresql://…`, which may carry `?schema=<name>` to keep Zonal's tables in
+ * their own schema (created when missing).
+ *
+ * @throws Error with a readable message for any other form.
+ */
+export function parseDatabaseUrl (url: string): DatabaseLocation {
+  if (url.startsWith('sqlite:')) {
+    const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
+    if (path === '') throw new Error('ZONAL_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/zonal.db')
+    return { engine: 'sqlite', path }
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    let parsed: URL
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new Error('ZONAL_DATABASE_URL: not a valid postgres:// URL')
+    }
+    const schema = parsed.searchParams.get('schema') ?? undefined
+    parsed.searchParams.delete('schema')
+    if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+      throw new Error('ZONAL_DATABASE_URL: schema must be a lower-case SQL identifier')
+    }
+    return { engine: 'postgres', connectionString: parsed.toString(), schema }
+  }
+  throw new Error(`ZONAL_DATABASE_URL: unsupported URL "${url}" (use sqlite:<path> or postgres://…)`)
+}

@@ -1,0 +1,25 @@
+import type { Kysely, Migration, MigrationProvider } from 'kysely'
+import type { EngineName } from '../engine.ts'
+import * as m0001 from './0001-foundation.ts'
+
+interface EngineMigration {
+  up (db: Kysely<any>, engine: EngineName): Promise<void>
+}
+
+/** Every migration in order. A new one is a new file and one line here; never edit a landed one. */
+const migrations: Record<string, EngineMigration> = {
+  '0001-foundation': m0001
+}
+
+/** Kysely migration provider that hands each migration the engine it runs on. */
+export class ZonalMigrationProvider implements MigrationProvider {
+  constructor (private readonly engine: EngineName) {}
+
+  async getMigrations (): Promise<Record<string, Migration>> {
+    const out: Record<string, Migration> = {}
+    for (const [name, m] of Object.entries(migrations)) {
+      out[name] = { up: (db) => m.up(db, this.engine) }
+    }
+    return out
+  }
+}

@@ -1,0 +1,51 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, SqliteDialect, sql } from 'kysely'
+import type { Engine } from '../engine.ts'
+import type { Database } from '../schema.ts'
+
+/**
+ * Open (creating file and folder when missing) a SQLite database in WAL mode with foreign keys
+ * on. Several processes may use one file: writers queue on `busy_timeout`.
+ */
+export function openSqliteEngine (path: string): Engine {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  const raw = new BetterSqlite3(path)
+  raw.pragma('journal_mode = WAL')
+  raw.pragma('foreign_keys = ON')
+  raw.pragma('busy_timeout = 10000')
+  raw.pragma('synchronous = NORMAL')
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) })
+  let closed = false
+
+  return {
+    name: 'sqlite',
+    db,
+    async transaction (fn) {
+      // Kysely's SQLite driver holds one connection; reserve it for the whole transaction.
+      return await db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn)
+        try {
+          const result = await fn(conn)
+          await sql`commit`.execute(conn)
+          return result
+        } catch (err) {
+          await sql`rollback`.execute(conn)
+          throw err
+        }
+      })
+    },
+    isUniqueViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
+    isForeignKeyViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_FOREIGNKEY'),
+    async close () {
+      if (closed) return
+      closed = true
+      await db.destroy()
+    }
+  }
+}
+
+function hasCode (err: unknown, code: string): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === code
+}

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { isZonalError } from '../../src/errors/catalog.ts'
+import type { Store } from '../../src/store/store.ts'
+import { engineCases, freshStore } from '../helpers/engines.ts'
+
+for (const engine of await engineCases()) {
+  describe(`${engine.name}: store`, { skip: engine.skip }, () => {
+    let store: Store
+    let close: () => Promise<void>
+
+    before(async () => {
+      ({ store, close } = await freshStore(engine.name))
+    })
+    after(async () => { await close?.() })
+
+    it('migrates idempotently', async () => {
+      assert.deepEqual(await store.migrate(), [])
+    })
+
+    it('creates accounts and refuses a duplicate name in any case', async () => {
+      const a = await store.accounts.create('Acme')
+      assert.equal((await store.accounts.findByName('acme'))?.id, a.id)
+      await assert.rejects(store.accounts.create('ACME'), err => isZonalError(err, 'ACCOUNT_ALREADY_EXISTS'))
+    })
+
+    it('creates users, refuses duplicates, grants groups and lists memberships', async () => {
+      const acct = await store.accounts.create('users-acct')
+      const u = await store.users.create('Alice', 'hash-1')
+      await assert.rejects(store.users.create('alice', 'x'), err => isZonalError(err, 'USER_ALREADY_EXISTS'))
+      await store.users.grant(u.id, acct.id, 'ReadOnly')
+      await store.users.grant(u.id, acct.id, 'Administrators')
+      assert.deepEqual(await store.users.memberships(u.id), [{ accountId: acct.id, accountName: 'users-acct', group: 'Administrators' }])
+      const [summary] = await store.accounts.summaries({ accountIds: [acct.id] })
+      assert.equal(summary?.numberOfUsers, 1)
+    })
+
+    it('counts failed logins and resets them', async () => {
+      const u = await store.users.create('bob', 'h')
+      assert.equal(await store.users.recordFailedLogin(u.id, null), 1)
+      assert.equal(await store.users.recordFailedLogin(u.id, '2030-01-01T00:00:00.000Z'), 2)
+      assert.equal((await store.users.findById(u.id))?.locked_until, '2030-01-01T00:00:00.000Z')
+      await store.users.resetFailedLogins(u.id)
+      const after = await store.users.findById(u.id)
+      assert.equal(after?.failed_logins, 0)
+      assert.equal(after?.locked_until, null)
+    })
+
+    it('stores tokens by hash, deletes families, users\' tokens and expired ones', async () => {
+      const u = await store.users.create('carol', 'h')
+      await store.tokens.insert({ tokenHash: 'a1', kind: 'access', userId: u.id, familyId: 'f1', expiresAt: '2000-01-01T00:00:00.000Z' })
+      await store.tokens.insert({ tokenHash: 'r1', kind: 'refresh', userId: u.id, familyId: 'f1', expiresAt: '2999-01-01T00:00:00.000Z' })
+      await store.tokens.insert({ tokenHash: 'a2', kind: 'access', userId: u.id, familyId: 'f2', expiresAt: '2999-01-01T00:00:00.000Z' })
+      assert.equal((await store.tokens.findByHash('r1'))?.familyId, 'f1')
+      assert.equal(await store.tokens.deleteExpired(new Date().toISOString()), 1)
+      assert.equal(await store.tokens.deleteFamily('f1'), 1)
+      assert.equal(await store.tokens.findByHash('r1'), undefined)
+      assert.equal(await store.tokens.deleteForUser(u.id), 1)
+    })
+
+    it('scopes zones and tasks to the caller\'s accounts', async () => {
+      const a = await store.accounts.create('zone-a')
+      const b = await store.accounts.create('zone-b')
+      await store.zones.create({ accountId: b.id, name: 'example.org.', type: 'PRIMARY' })
+      await assert.rejects(store.zones.create({ accountId: a.id, name: 'example.org.', type: 'PRIMARY' }), err => isZonalError(err, 'ZONE_ALREADY_EXISTS'))
+      assert.equal(await store.zones.findByName('example.org.', { accountIds: [a.id] }), undefined)
+      assert.equal(await store.zones.findByName('example.org.', { accountIds: [] }), undefined)
+      assert.equal((await store.zones.findByName('example.org.', { accountIds: [b.id] }))?.account_id, b.id)
+      assert.equal(await store.zones.delete('example.org.', { accountIds: [a.id] }), false)
+      const task = await store.tasks.create({ accountId: b.id, userId: null, kind: 'export', message: 'Pending' })
+      assert.equal(await store.tasks.findById(task.id, { accountIds: [a.id] }), undefined)
+      assert.equal((await store.tasks.findById(task.id, { accountIds: [b.id] }))?.code, 'PENDING')
+      assert.equal(await store.zones.delete('example.org.', { accountIds: [b.id] }), true)
+    })
+
+    it('rolls a failed transaction back whole', async () => {
+      await assert.rejects(store.transaction(async (tx) => {
+        await tx.accounts.create('rolled-back')
+        await tx.accounts.create('ROLLED-BACK')
+      }), err => isZonalError(err, 'ACCOUNT_ALREADY_EXISTS'))
+      assert.equal(await store.accounts.findByName('rolled-back'), undefined)
+    })
+
+    it('appends audit records with their detail, newest first', async () => {
+      await store.audit.append({ accountId: null, accountName: null, user: 'x', ipAddress: '192.0.2.1', objectType: 'USER', changeType: 'FAILED_LOGIN', object: 'x', changeTime: '2026-01-01T00:00:00.000Z' })
+      await store.audit.append({ accountId: null, accountName: null, user: 'y', ipAddress: null, objectType: 'USER', changeType: 'FAILED_LOGIN', object: 'y', detail: { others: [{ name: 'reason', value: 'bad password' }] } })
+      const rows = await store.audit.recent(10, 'FAILED_LOGIN')
+      assert.deepEqual(rows.map(r => r.object), ['y', 'x'])
+      assert.deepEqual(JSON.parse(rows[0]!.detail), { changes: [], others: [{ name: 'reason', value: 'bad password' }] })
+    })
+  })
+}
