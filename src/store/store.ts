@@ -22,6 +22,7 @@ export interface AccountMembership {
 
 export interface AccountSummary extends AccountRow {
   numberOfUsers: number
+  numberOfGroups: number
   ownerUserName: string | null
 }
 

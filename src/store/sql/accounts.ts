@@ -44,6 +44,8 @@ export class SqlAccountStore implements AccountStore {
       .select(eb => [
         eb.selectFrom('memberships as m').whereRef('m.account_id', '=', 'a.id')
           .select(eb.fn.countAll<number>().as('n')).as('number_of_users'),
+        eb.selectFrom('memberships as m').whereRef('m.account_id', '=', 'a.id')
+          .select(ieb => ieb.fn.count<number>('m.group_name').distinct().as('n')).as('number_of_groups'),
         eb.selectFrom('memberships as m').innerJoin('users as u', 'u.id', 'm.user_id')
           .whereRef('m.account_id', '=', 'a.id').where('m.group_name', '=', 'Owner')
           .orderBy('m.created_at').select('u.username').limit(1).as('owner_user_name')
@@ -58,6 +60,7 @@ export class SqlAccountStore implements AccountStore {
       account_type: r.account_type,
       created_at: r.created_at,
       numberOfUsers: Number(r.number_of_users ?? 0),
+      numberOfGroups: Number(r.number_of_groups ?? 0),
       ownerUserName: r.owner_user_name ?? null
     }))
   }

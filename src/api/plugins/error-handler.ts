@@ -1,0 +1,70 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ZonalError } from '../../errors/catalog.ts'
+import { renderError } from '../../errors/render.ts'
+
+interface ValidationItem {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+/** Send a catalog error in its wire shape. */
+export function sendError (reply: FastifyReply, err: ZonalError): FastifyReply {
+  if (err.code === 'TOO_MANY_REQUESTS' || err.code === 'AUTH_ADDRESS_THROTTLED') {
+    const wait = err.params[0]
+    if (wait !== undefined) reply.header('retry-after', String(wait))
+  }
+  return reply.code(err.status).type('application/json').send(renderError(err))
+}
+
+/** Name of the field a validation error is about, in dotted form without the body prefix. */
+function fieldName (context: string | undefined, item: ValidationItem): string {
+  const path = item.instancePath.split('/').filter(p => p !== '')
+  if (item.keyword === 'required' && typeof item.params.missingProperty === 'string') path.push(item.params.missingProperty)
+  const field = path.join('.')
+  if (context === 'body' || context === undefined) return field === '' ? 'body' : field
+  return field === '' ? context : `${context}.${field}`
+}
+
+/** Map any error to a catalog error; unexpected ones become INTERNAL and are logged with the request id. */
+export function toZonalError (err: unknown, request: FastifyRequest): ZonalError {
+  if (err instanceof ZonalError) return err
+  const fe = err as FastifyError & { validation?: ValidationItem[], validationContext?: string }
+  if (Array.isArray(fe.validation) && fe.validation.length > 0) {
+    const item = fe.validation[0]!
+    const field = fieldName(fe.validationContext, item)
+    if (item.keyword === 'required') return new ZonalError('FIELD_REQUIRED', field)
+    if (item.keyword === 'additionalProperties' && typeof item.params.additionalProperty === 'string') {
+      return new ZonalError('INVALID_INPUT', `${field === 'body' ? '' : field + '.'}${item.params.additionalProperty} is not a known field`)
+    }
+    return new ZonalError('INVALID_INPUT', `${field} ${item.message ?? 'is not valid'}`)
+  }
+  switch (fe.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return fe.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? new ZonalError('UNSUPPORTED_CONTENT_TYPE') : new ZonalError('MALFORMED_BODY', 'length')
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ZonalError('BODY_TOO_LARGE', request.routeOptions.bodyLimit ?? 0)
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ZonalError('PAYLOAD_REQUIRED')
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return new ZonalError('MALFORMED_BODY', 'JSON')
+    default:
+      break
+  }
+  if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
+    if (fe.statusCode === 404) return new ZonalError('ROUTE_NOT_FOUND')
+    if (fe.statusCode === 413) return new ZonalError('BODY_TOO_LARGE', request.routeOptions.bodyLimit ?? 0)
+    if (fe.statusCode === 415) return new ZonalError('UNSUPPORTED_CONTENT_TYPE')
+    return new ZonalError('INVALID_INPUT', fe.message)
+  }
+  request.log.error({ err, reqId: request.id }, 'unexpected error')
+  return new ZonalError('INTERNAL', request.id)
+}
+
+/** One error handler and one not-found handler for the whole API (STYLE.md §4.3). */
+export function registerErrorHandler (app: FastifyInstance): void {
+  app.setErrorHandler((err, request, reply) => sendError(reply, toZonalError(err, request)))
+  app.setNotFoundHandler((_request, reply) => sendError(reply, new ZonalError('ROUTE_NOT_FOUND')))
+}

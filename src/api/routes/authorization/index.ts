@@ -1,0 +1,37 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AuthService } from '../../../auth/auth-service.ts'
+import { ZonalError } from '../../../errors/catalog.ts'
+import { TokenRequest, TokenResponse } from '../../schemas/authorization.ts'
+import { ErrorObject } from '../../schemas/common.ts'
+
+/**
+ * `POST /authorization/token`: password and refresh_token grants (reference notes §2). An
+ * `Authorization: Basic` header, as Go's oauth2 sends, is ignored.
+ */
+export const authorizationRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
+  app.post('/authorization/token', {
+    config: { public: true },
+    schema: {
+      tags: ['authorization'],
+      summary: 'Get an access token (password or refresh_token grant)',
+      consumes: ['application/x-www-form-urlencoded', 'application/json'],
+      body: TokenRequest,
+      response: { 200: TokenResponse, 400: ErrorObject, 429: ErrorObject }
+    }
+  }, async (request) => {
+    const body = request.body ?? {}
+    switch (body.grant_type) {
+      case 'password': {
+        if (body.username === undefined || body.username === '') throw new ZonalError('AUTH_USERNAME_REQUIRED')
+        if (body.password === undefined || body.password === '') throw new ZonalError('AUTH_PASSWORD_REQUIRED')
+        return await auth.login(body.username, body.password, request.ip)
+      }
+      case 'refresh_token': {
+        if (body.refresh_token === undefined || body.refresh_token === '') throw new ZonalError('AUTH_REFRESH_TOKEN_REQUIRED')
+        return await auth.refresh(body.refresh_token)
+      }
+      default:
+        throw new ZonalError('AUTH_GRANT_TYPE_NOT_SUPPORTED')
+    }
+  })
+}

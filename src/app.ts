@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto'
+import helmet from '@fastify/helmet'
+import swagger from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { accountRoutes } from './api/routes/accounts/index.ts'
+import { authorizationRoutes } from './api/routes/authorization/index.ts'
+import { systemRoutes } from './api/routes/system/index.ts'
+import { registerAuth } from './api/plugins/auth.ts'
+import { registerContentTypes } from './api/plugins/content-types.ts'
+import { registerErrorHandler } from './api/plugins/error-handler.ts'
+import { registerMetrics } from './api/plugins/metrics.ts'
+import { registerRateLimit } from './api/plugins/rate-limit.ts'
+import { rewriteVersionPrefix } from './api/plugins/version-prefix.ts'
+import type { AuthService } from './auth/auth-service.ts'
+import type { Config } from './config/config.ts'
+import type { Store } from './store/store.ts'
+import { VERSION } from './version.ts'
+
+export interface AppDeps {
+  store: Store
+  auth: AuthService
+  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'>
+  logger?: FastifyServerOptions['logger']
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
+
+/**
+ * Build the HTTP API (never listens; `main.ts` does). Routes answer under no prefix and under
+ * `/v1`, `/v2`, `/v3` alike; a route that differs by version reads `apiVersionOf(request)`.
+ */
+export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    bodyLimit: deps.config.bodyLimit,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    rewriteUrl: rewriteVersionPrefix,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id']
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
+    },
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } }
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  registerContentTypes(app)
+  registerErrorHandler(app)
+  await app.register(helmet, { contentSecurityPolicy: false, global: true })
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+  })
+  // A request without a body is checked as an empty object, so a missing required field is
+  // reported by name (55001 "properties is required field.") rather than "body must be object".
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {}
+  })
+  registerRateLimit(app, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
+  registerMetrics(app)
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Zonal API',
+        version: VERSION,
+        description: 'UltraDNS-compatible zone management and reporting API. Every path also answers under /v1, /v2 and /v3.'
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }]
+    }
+  })
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+  // The UI's own routes are public.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true }
+  })
+
+  registerAuth(app, deps.auth)
+  await app.register(systemRoutes)
+  await app.register(authorizationRoutes, { auth: deps.auth })
+  await app.register(accountRoutes, { store: deps.store })
+  return app
+}

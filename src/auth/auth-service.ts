@@ -1,0 +1,184 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto'
+import { ZonalError } from '../errors/catalog.ts'
+import type { UserRow } from '../store/schema.ts'
+import type { Store } from '../store/store.ts'
+import { addSeconds, iso, systemClock, type Clock } from '../util/time.ts'
+import { AddressThrottle } from './login-throttle.ts'
+import { DUMMY_HASH, verifyPassword } from './passwords.ts'
+import { Principal } from './principal.ts'
+
+export interface AuthSettings {
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  /** Consecutive failed logins after which a user is locked. 0 disables the lock. */
+  maxFailedLogins: number
+  lockSeconds: number
+  /** Failed logins from one address within `addressWindowSeconds` before it is throttled. 0 disables. */
+  addressMaxFailures: number
+  addressWindowSeconds: number
+}
+
+export const defaultAuthSettings: AuthSettings = {
+  accessTokenTtl: 3600,
+  refreshTokenTtl: 7 * 24 * 3600,
+  maxFailedLogins: 5,
+  lockSeconds: 900,
+  addressMaxFailures: 20,
+  addressWindowSeconds: 900
+}
+
+/** The token response, in both key styles the real API sends (reference notes §2). */
+export interface TokenGrant {
+  tokenType: 'Bearer'
+  accessToken: string
+  refreshToken: string
+  expiresIn: string
+  refreshTokenExpiresIn?: string
+  username: string
+  token_type: 'Bearer'
+  access_token: string
+  refresh_token: string
+  expires_in: string
+}
+
+/** Hash of a bearer or refresh token as stored: SHA-256, hex. */
+export function hashToken (token: string): string {
+  return createHash('sha256').update(token).digest('hex')
+}
+
+/**
+ * Logins, token issue and refresh, bearer-token checks and revocation.
+ *
+ * @remarks Failed logins count per user in the store (a lock that holds across nodes) and per
+ * address in memory; each failure is an audit record of change type FAILED_LOGIN, each success
+ * one of LOGIN.
+ */
+export class AuthService {
+  private readonly throttle: AddressThrottle
+
+  constructor (
+    private readonly store: Store,
+    readonly settings: AuthSettings = defaultAuthSettings,
+    private readonly clock: Clock = systemClock
+  ) {
+    this.throttle = new AddressThrottle(settings.addressMaxFailures, settings.addressWindowSeconds * 1000)
+  }
+
+  /**
+   * `grant_type=password`.
+   * @throws ZonalError AUTH_INVALID_GRANT, AUTH_USER_INACTIVE, AUTH_USER_LOCKED, AUTH_ADDRESS_THROTTLED
+   */
+  async login (username: string, password: string, address: string): Promise<TokenGrant> {
+    const now = this.clock()
+    const wait = this.throttle.retryAfter(address, now.getTime())
+    if (wait > 0) throw new ZonalError('AUTH_ADDRESS_THROTTLED', wait)
+
+    const user = await this.store.users.findByUsername(username)
+    if (user !== undefined && user.locked_until !== null && user.locked_until > iso(now)) {
+      const seconds = Math.ceil((Date.parse(user.locked_until) - now.getTime()) / 1000)
+      await this.recordFailure(user, username, address, 'user locked')
+      throw new ZonalError('AUTH_USER_LOCKED', seconds)
+    }
+    // Spend the scrypt time on unknown users too, so timing does not tell which names exist.
+    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
+    if (user === undefined || !ok) {
+      await this.recordFailure(user, username, address, user === undefined ? 'unknown user' : 'wrong password')
+      throw new ZonalError('AUTH_INVALID_GRANT')
+    }
+    if (user.status !== 'ACTIVE') {
+      await this.recordFailure(user, username, address, 'user disabled')
+      throw new ZonalError('AUTH_USER_INACTIVE')
+    }
+    this.throttle.clear(address)
+    return await this.store.transaction(async (tx) => {
+      if (user.failed_logins > 0 || user.locked_until !== null) await tx.users.resetFailedLogins(user.id)
+      await this.writeAudit(tx, user, user.username, address, 'LOGIN', [])
+      return await this.issue(tx, user, false)
+    })
+  }
+
+  /**
+   * `grant_type=refresh_token`: rotates the pair (the old access and refresh tokens stop working).
+   * @throws ZonalError AUTH_INVALID_REFRESH, AUTH_USER_INACTIVE
+   */
+  async refresh (refreshToken: string): Promise<TokenGrant> {
+    return await this.store.transaction(async (tx) => {
+      const record = await tx.tokens.findByHash(hashToken(refreshToken))
+      if (record === undefined || record.kind !== 'refresh' || record.expiresAt <= iso(this.clock())) {
+        throw new ZonalError('AUTH_INVALID_REFRESH')
+      }
+      const user = await tx.users.findById(record.userId)
+      if (user === undefined) throw new ZonalError('AUTH_INVALID_REFRESH')
+      if (user.status !== 'ACTIVE') throw new ZonalError('AUTH_USER_INACTIVE')
+      await tx.tokens.deleteFamily(record.familyId)
+      return await this.issue(tx, user, true)
+    })
+  }
+
+  /** The caller a bearer token belongs to, or undefined when it is unknown, expired or its user disabled. */
+  async authenticate (bearer: string): Promise<Principal | undefined> {
+    const record = await this.store.tokens.findByHash(hashToken(bearer))
+    if (record === undefined || record.kind !== 'access' || record.expiresAt <= iso(this.clock())) return undefined
+    const user = await this.store.users.findById(record.userId)
+    if (user === undefined || user.status !== 'ACTIVE') return undefined
+    return new Principal(user.id, user.username, await this.store.users.memberships(user.id))
+  }
+
+  /** Revoke every token of a user (password change, disable). */
+  async revokeUser (userId: string, store: Store = this.store): Promise<number> {
+    return await store.tokens.deleteForUser(userId)
+  }
+
+  private async issue (tx: Store, user: UserRow, refreshing: boolean): Promise<TokenGrant> {
+    const now = this.clock()
+    const familyId = randomUUID()
+    const accessToken = randomBytes(32).toString('base64url')
+    const refreshToken = randomBytes(32).toString('base64url')
+    await tx.tokens.insert({ tokenHash: hashToken(accessToken), kind: 'access', userId: user.id, familyId, expiresAt: iso(addSeconds(now, this.settings.accessTokenTtl)) })
+    await tx.tokens.insert({ tokenHash: hashToken(refreshToken), kind: 'refresh', userId: user.id, familyId, expiresAt: iso(addSeconds(now, this.settings.refreshTokenTtl)) })
+    const expiresIn = String(this.settings.accessTokenTtl)
+    return {
+      tokenType: 'Bearer',
+      refreshToken,
+      accessToken,
+      expiresIn,
+      ...(refreshing ? { refreshTokenExpiresIn: String(this.settings.refreshTokenTtl) } : {}),
+      username: user.username,
+      refresh_token: refreshToken,
+      access_token: accessToken,
+      expires_in: expiresIn,
+      token_type: 'Bearer'
+    }
+  }
+
+  private async recordFailure (user: UserRow | undefined, username: string, address: string, reason: string): Promise<void> {
+    const now = this.clock()
+    this.throttle.recordFailure(address, now.getTime())
+    await this.store.transaction(async (tx) => {
+      if (user !== undefined && reason !== 'user locked') {
+        const max = this.settings.maxFailedLogins
+        const lock = max > 0 && user.failed_logins + 1 >= max ? iso(addSeconds(now, this.settings.lockSeconds)) : null
+        await tx.users.recordFailedLogin(user.id, lock)
+      }
+      await this.writeAudit(tx, user, username, address, 'FAILED_LOGIN', [{ name: 'reason', value: reason }])
+    })
+  }
+
+  /** One audit record per account the user belongs to (one without account for unknown users). */
+  private async writeAudit (tx: Store, user: UserRow | undefined, username: string, address: string, changeType: string, others: unknown[]): Promise<void> {
+    const memberships = user === undefined ? [] : await tx.users.memberships(user.id)
+    const accounts = memberships.length === 0 ? [{ accountId: null, accountName: null }] : memberships
+    for (const m of accounts) {
+      await tx.audit.append({
+        accountId: m.accountId,
+        accountName: m.accountName,
+        user: user?.username ?? username.slice(0, 128),
+        ipAddress: address,
+        objectType: 'USER',
+        changeType,
+        object: user?.username ?? username.slice(0, 128),
+        detail: { others }
+      })
+    }
+  }
+}

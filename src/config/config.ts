@@ -1,0 +1,108 @@
+/**
+ * The service's configuration: `ZONAL_*` environment variables, each documented in the README
+ * (a test keeps the two in step). Invalid values stop the start with a message naming the variable.
+ */
+export interface Config {
+  databaseUrl: string
+  httpHost: string
+  httpPort: number
+  dnsHost: string
+  dnsPort: number
+  adminAccount: string
+  adminUsername: string
+  adminPassword: string | undefined
+  nameservers: string[]
+  nodeName: string
+  resolvers: string[]
+  secretKey: string | undefined
+  logLevel: string
+  accessTokenTtl: number
+  refreshTokenTtl: number
+  maxFailedLogins: number
+  lockSeconds: number
+  loginAddressMaxFailures: number
+  rateLimitMax: number
+  rateLimitWindowSeconds: number
+  bodyLimit: number
+}
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>
+
+/** Every variable the service reads, with its default, for the README table and `--help`. */
+export const CONFIG_VARIABLES: Record<string, { default: string, description: string }> = {
+  ZONAL_DATABASE_URL: { default: 'sqlite:./data/zonal.db', description: 'Database: `sqlite:<path>` (file and folder created when missing) or `postgres://user@host:port/db[?schema=name]`.' },
+  ZONAL_HTTP_HOST: { default: '127.0.0.1', description: 'Address the HTTP API listens on.' },
+  ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
+  ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Address the DNS server listens on (UDP and TCP).' },
+  ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a free port (logged).' },
+  ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
+  ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
+  ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
+  ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones.' },
+  ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
+  ZONAL_RESOLVERS: { default: '(none)', description: 'Comma-separated recursive resolvers (ip or ip:port) for health and dangling-DNS checks.' },
+  ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },
+  ZONAL_LOG_LEVEL: { default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
+  ZONAL_ACCESS_TOKEN_TTL: { default: '3600', description: 'Access token lifetime in seconds.' },
+  ZONAL_REFRESH_TOKEN_TTL: { default: '604800', description: 'Refresh token lifetime in seconds.' },
+  ZONAL_LOGIN_MAX_FAILURES: { default: '5', description: 'Consecutive failed logins after which a user is locked; `0` disables.' },
+  ZONAL_LOGIN_LOCK_SECONDS: { default: '900', description: 'How long a locked user waits.' },
+  ZONAL_LOGIN_ADDRESS_MAX_FAILURES: { default: '20', description: 'Failed logins per client address per 15 minutes before the address is throttled; `0` disables.' },
+  ZONAL_RATE_LIMIT_MAX: { default: '1200', description: 'Requests per window per token and per client address; `0` disables rate limiting.' },
+  ZONAL_RATE_LIMIT_WINDOW: { default: '60', description: 'Rate-limit window in seconds.' },
+  ZONAL_BODY_LIMIT: { default: '10485760', description: 'Largest accepted request body in bytes.' }
+}
+
+function text (env: Env, name: string, fallback: string): string {
+  const value = env[name]
+  return value === undefined || value.trim() === '' ? fallback : value.trim()
+}
+
+function int (env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
+  const value = Number(raw.trim())
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function list (env: Env, name: string, fallback: string[]): string[] {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  return raw.split(',').map(s => s.trim()).filter(s => s !== '')
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+
+/** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
+export function loadConfig (env: Env = process.env): Config {
+  const logLevel = text(env, 'ZONAL_LOG_LEVEL', 'info')
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`ZONAL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+  const password = env.ZONAL_ADMIN_PASSWORD
+  return {
+    databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
+    httpHost: text(env, 'ZONAL_HTTP_HOST', '127.0.0.1'),
+    httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
+    dnsHost: text(env, 'ZONAL_DNS_HOST', '127.0.0.1'),
+    dnsPort: int(env, 'ZONAL_DNS_PORT', 1053, 0, 65535),
+    adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
+    adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
+    adminPassword: password === undefined || password === '' ? undefined : password,
+    nameservers: list(env, 'ZONAL_NAMESERVERS', ['ns1.zonal.test.', 'ns2.zonal.test.']),
+    nodeName: text(env, 'ZONAL_NODE_NAME', 'local'),
+    resolvers: list(env, 'ZONAL_RESOLVERS', []),
+    secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
+    logLevel,
+    accessTokenTtl: int(env, 'ZONAL_ACCESS_TOKEN_TTL', 3600, 60, 30 * 86400),
+    refreshTokenTtl: int(env, 'ZONAL_REFRESH_TOKEN_TTL', 604800, 60, 365 * 86400),
+    maxFailedLogins: int(env, 'ZONAL_LOGIN_MAX_FAILURES', 5, 0, 1000),
+    lockSeconds: int(env, 'ZONAL_LOGIN_LOCK_SECONDS', 900, 1, 86400),
+    loginAddressMaxFailures: int(env, 'ZONAL_LOGIN_ADDRESS_MAX_FAILURES', 20, 0, 100000),
+    rateLimitMax: int(env, 'ZONAL_RATE_LIMIT_MAX', 1200, 0, 10_000_000),
+    rateLimitWindowSeconds: int(env, 'ZONAL_RATE_LIMIT_WINDOW', 60, 1, 3600),
+    bodyLimit: int(env, 'ZONAL_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024)
+  }
+}

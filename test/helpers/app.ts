@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.ts'
+import { AuthService, defaultAuthSettings, type AuthSettings } from '../../src/auth/auth-service.ts'
+import { UserAdmin } from '../../src/auth/user-admin.ts'
+import type { Store } from '../../src/store/store.ts'
+import type { Clock } from '../../src/util/time.ts'
+import { freshStore, type EngineCase } from './engines.ts'
+
+export interface TestApp {
+  app: FastifyInstance
+  store: Store
+  auth: AuthService
+  admin: UserAdmin
+  /** Create a user in an account (created when missing) with a group, and return its access token. */
+  user (username: string, account: string, group?: string): Promise<string>
+  close (): Promise<void>
+}
+
+export const TEST_PASSWORD = 'correct horse battery'
+
+/** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
+export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, clock?: Clock, rateLimitMax?: number } = {}): Promise<TestApp> {
+  const { store, close } = await freshStore(engine)
+  const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock)
+  const app = await buildApp({
+    store,
+    auth,
+    config: { bodyLimit: 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60 }
+  })
+  const admin = new UserAdmin(store)
+  return {
+    app,
+    store,
+    auth,
+    admin,
+    async user (username, account, group = 'Owner') {
+      if (await store.accounts.findByName(account) === undefined) await admin.addAccount(account)
+      if (await store.users.findByUsername(username) === undefined) await admin.addUser(username, TEST_PASSWORD)
+      await admin.grant(username, account, group)
+      const res = await app.inject({
+        method: 'POST',
+        url: '/authorization/token',
+        payload: new URLSearchParams({ grant_type: 'password', username, password: TEST_PASSWORD }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' }
+      })
+      if (res.statusCode !== 200) throw new Error(`login of ${username} failed: ${res.body}`)
+      return (res.json() as { accessToken: string }).accessToken
+    },
+    async close () {
+      await app.close()
+      await close()
+    }
+  }
+}
