@@ -3,7 +3,7 @@ import helmet from '@fastify/helmet'
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { accountRoutes } from './api/routes/accounts/index.ts'
 import { authorizationRoutes } from './api/routes/authorization/index.ts'
 import { systemRoutes } from './api/routes/system/index.ts'
@@ -22,7 +22,8 @@ export interface AppDeps {
   store: Store
   auth: AuthService
   config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'>
-  logger?: FastifyServerOptions['logger']
+  /** A pino logger; without one the app logs nothing (tests). */
+  logger?: FastifyBaseLogger
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -33,7 +34,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
  */
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: deps.logger ?? false,
+    ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
     bodyLimit: deps.config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     rewriteUrl: rewriteVersionPrefix,

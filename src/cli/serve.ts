@@ -1,0 +1,96 @@
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { pino, type Logger } from 'pino'
+import { buildApp } from '../app.ts'
+import { AuthService } from '../auth/auth-service.ts'
+import type { Config } from '../config/config.ts'
+import { openStore } from '../store/open-store.ts'
+import type { Store } from '../store/store.ts'
+import { bootstrapAdmin } from './bootstrap.ts'
+
+export interface RunningService {
+  app: FastifyInstance
+  store: Store
+  httpPort: number
+  logger: Logger
+  /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
+  close (): Promise<void>
+}
+
+/**
+ * Start the service: open and migrate the database, bootstrap the admin on first start, serve
+ * the HTTP API. The chosen ports are logged (port 0 picks a free one).
+ */
+export async function startService (config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningService> {
+  const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
+  const store = await openStore(config.databaseUrl)
+  let app: FastifyInstance | undefined
+  try {
+    const applied = await store.migrate()
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
+    const boot = await bootstrapAdmin(store, config)
+    if (boot !== undefined) {
+      logger.info({ account: boot.account, username: boot.username }, 'bootstrap admin created')
+      if (boot.generatedPassword !== undefined) {
+        // Printed once, outside the structured log, so it is not shipped with the logs.
+        process.stderr.write(
+          `\nBootstrap admin created: user "${boot.username}" in account "${boot.account}" (group Owner)\n` +
+          `Generated password (shown only now): ${boot.generatedPassword}\n` +
+          `Change it with: npx zonal user passwd ${boot.username}\n\n`)
+      }
+    }
+    const auth = new AuthService(store, {
+      accessTokenTtl: config.accessTokenTtl,
+      refreshTokenTtl: config.refreshTokenTtl,
+      maxFailedLogins: config.maxFailedLogins,
+      lockSeconds: config.lockSeconds,
+      addressMaxFailures: config.loginAddressMaxFailures,
+      addressWindowSeconds: 900
+    })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }) })
+    await app.listen({ host: config.httpHost, port: config.httpPort })
+  } catch (err) {
+    await app?.close().catch(() => {})
+    await store.close().catch(() => {})
+    throw err
+  }
+  const httpPort = (app.server.address() as AddressInfo).port
+  logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
+
+  let closing: Promise<void> | undefined
+  const running: RunningService = {
+    app,
+    store,
+    httpPort,
+    logger,
+    close: () => {
+      closing ??= (async () => {
+        logger.info('shutting down: finishing in-flight requests')
+        await app.close()
+        await store.close()
+        logger.info('shut down cleanly')
+      })()
+      return closing
+    }
+  }
+  return running
+}
+
+/** Close the service on SIGINT/SIGTERM; a second signal forces the exit. */
+export function closeOnSignals (service: RunningService): void {
+  let received = false
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (received) {
+      service.logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    received = true
+    service.logger.info({ signal }, 'signal received')
+    service.close().then(() => process.exit(0), (err: unknown) => {
+      service.logger.error({ err }, 'error during shutdown')
+      process.exit(1)
+    })
+  }
+  process.on('SIGINT', onSignal)
+  process.on('SIGTERM', onSignal)
+}

@@ -1,0 +1,3 @@
+import { runCli } from './cli/program.ts'
+
+await runCli(process.argv)
