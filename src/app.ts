@@ -36,7 +36,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
     bodyLimit: deps.config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 },
     rewriteUrl: rewriteVersionPrefix,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -70,12 +70,12 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       security: [{ bearer: [] }]
     }
   })
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
   // The UI's own routes are public.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true }
   })
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
+  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
   registerAuth(app, deps.auth)
   await app.register(systemRoutes)

@@ -14,6 +14,9 @@ export const ErrorObject = Type.Object({
   error_description: Type.Optional(Type.String())
 })
 
+/** Any error body: the list, or the single object of token errors. */
+export const ErrorBody = Type.Union([ErrorList, ErrorObject])
+
 export const ResultInfo = Type.Object({
   totalCount: Type.Integer(),
   offset: Type.Integer(),

@@ -4,7 +4,7 @@ import { ZonalError } from '../../../errors/catalog.ts'
 import type { AccountSummary, Store } from '../../../store/store.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { Account, AccountList, AccountParams } from '../../schemas/accounts.ts'
-import { ErrorList } from '../../schemas/common.ts'
+import { ErrorBody } from '../../schemas/common.ts'
 
 function toAccountDto (a: AccountSummary): Static<typeof Account> {
   return {
@@ -28,7 +28,7 @@ export const accountRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async 
   })
 
   app.get('/accounts/:accountName', {
-    schema: { tags: ['accounts'], summary: 'One account of the caller', params: AccountParams, response: { 200: Account, 404: ErrorList } }
+    schema: { tags: ['accounts'], summary: 'One account of the caller', params: AccountParams, response: { 200: Account, '4xx': ErrorBody } }
   }, async (request) => {
     const principal = principalOf(request)
     const membership = principal.membership(request.params.accountName)

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AuthService } from '../../../auth/auth-service.ts'
 import { ZonalError } from '../../../errors/catalog.ts'
 import { TokenRequest, TokenResponse } from '../../schemas/authorization.ts'
-import { ErrorObject } from '../../schemas/common.ts'
+import { ErrorBody } from '../../schemas/common.ts'
 
 /**
  * `POST /authorization/token`: password and refresh_token grants (reference notes §2). An
@@ -16,7 +16,7 @@ export const authorizationRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService 
       summary: 'Get an access token (password or refresh_token grant)',
       consumes: ['application/x-www-form-urlencoded', 'application/json'],
       body: TokenRequest,
-      response: { 200: TokenResponse, 400: ErrorObject, 429: ErrorObject }
+      response: { 200: TokenResponse, '4xx': ErrorBody }
     }
   }, async (request) => {
     const body = request.body ?? {}

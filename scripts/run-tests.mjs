@@ -1,0 +1,20 @@
+// Runs every test file under test/ with node's test runner through tsx (Node 20's --test takes
+// no globs). Extra arguments are passed to node (e.g. --test-name-pattern).
+import { spawnSync } from 'node:child_process'
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+
+function find (dir) {
+  const out = []
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) out.push(...find(path))
+    else if (name.endsWith('.test.ts')) out.push(path)
+  }
+  return out
+}
+
+const files = find('test').sort()
+const args = ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files]
+const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
+process.exit(result.status ?? 1)
