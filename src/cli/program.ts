@@ -6,7 +6,6 @@ import { openStore } from '../store/open-store.ts'
 import type { Store } from '../store/store.ts'
 import { VERSION } from '../version.ts'
 import { promptHidden, readStdin } from './prompt.ts'
-import { closeOnSignals, startService } from './serve.ts'
 
 interface PasswordOptions {
   password?: string
@@ -14,10 +13,10 @@ interface PasswordOptions {
 }
 
 /** Run `fn` on the database `ZONAL_DATABASE_URL` names (migrated first), then close it. */
-async function withStore<T> (fn: (store: Store) => Promise<T>): Promise<T> {
+async function withStore<T> (fn: (store: Store) => Promise<T>, migrate = true): Promise<T> {
   const store = await openStore(loadConfig().databaseUrl)
   try {
-    await store.migrate()
+    if (migrate) await store.migrate()
     return await fn(store)
   } finally {
     await store.close()
@@ -51,6 +50,8 @@ export function buildProgram (): Command {
   program.command('serve')
     .description('run the HTTP API (and DNS) on ZONAL_DATABASE_URL; migrations are applied at start')
     .action(async () => {
+      // Loaded on demand: the account and user commands start faster without the HTTP stack.
+      const { closeOnSignals, startService } = await import('./serve.ts')
       const service = await startService(loadConfig())
       closeOnSignals(service)
     })
@@ -58,7 +59,7 @@ export function buildProgram (): Command {
   program.command('migrate')
     .description('apply pending database migrations')
     .action(async () => {
-      const applied = await withStore(async (store) => store.migrate())
+      const applied = await withStore(async (store) => store.migrate(), false)
       process.stdout.write(applied.length === 0 ? 'database is up to date\n' : `applied: ${applied.join(', ')}\n`)
     })
 

@@ -8,6 +8,8 @@ import { openStore } from '../store/open-store.ts'
 import type { Store } from '../store/store.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
 
+const TOKEN_SWEEP_MS = 10 * 60 * 1000
+
 export interface RunningService {
   app: FastifyInstance
   store: Store
@@ -57,6 +59,12 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   const httpPort = (app.server.address() as AddressInfo).port
   logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
 
+  // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
+  const sweep = setInterval(() => {
+    store.tokens.deleteExpired(new Date().toISOString()).catch((err: unknown) => logger.warn({ err }, 'token sweep failed'))
+  }, TOKEN_SWEEP_MS)
+  sweep.unref()
+
   let closing: Promise<void> | undefined
   const running: RunningService = {
     app,
@@ -66,6 +74,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
+        clearInterval(sweep)
         await app.close()
         await store.close()
         logger.info('shut down cleanly')

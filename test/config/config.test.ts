@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { describe, it } from 'node:test'
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config/config.ts'
+
+/** Variables the test helpers read; documented in the README but not part of the service. */
+const TEST_ONLY_VARIABLES = new Set(['ZONAL_TEST_PG_URL', 'ZONAL_TEST_REQUIRE_PG'])
+
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
+
+function throwsNaming (env: Record<string, string>, name: string): void {
+  assert.throws(() => loadConfig(env), (err: unknown) => {
+    assert.ok(err instanceof ConfigError, `expected a ConfigError, got ${String(err)}`)
+    assert.match(err.message, new RegExp(name))
+    return true
+  })
+}
+
+describe('loadConfig', () => {
+  it('uses the defaults for an empty environment', () => {
+    const config = loadConfig({})
+    assert.equal(config.databaseUrl, 'sqlite:./data/zonal.db')
+    assert.equal(config.httpPort, 8080)
+    assert.equal(config.httpHost, '127.0.0.1')
+    assert.equal(config.dnsPort, 1053)
+    assert.equal(config.adminAccount, 'default')
+    assert.equal(config.adminUsername, 'admin')
+    assert.equal(config.adminPassword, undefined)
+  })
+
+  it('accepts port 0 (pick a free port)', () => {
+    assert.equal(loadConfig({ ZONAL_HTTP_PORT: '0' }).httpPort, 0)
+  })
+
+  it('rejects a port that is not a number, naming the variable', () => {
+    throwsNaming({ ZONAL_HTTP_PORT: 'abc' }, 'ZONAL_HTTP_PORT')
+  })
+
+  it('rejects a port out of range, naming the variable', () => {
+    throwsNaming({ ZONAL_HTTP_PORT: '70000' }, 'ZONAL_HTTP_PORT')
+  })
+
+  it('rejects an unknown log level', () => {
+    throwsNaming({ ZONAL_LOG_LEVEL: 'loud' }, 'ZONAL_LOG_LEVEL')
+  })
+
+  it('splits ZONAL_NAMESERVERS on commas', () => {
+    assert.deepEqual(loadConfig({ ZONAL_NAMESERVERS: 'a.,b.' }).nameservers, ['a.', 'b.'])
+  })
+})
+
+describe('CONFIG_VARIABLES', () => {
+  it('are each documented in the README', () => {
+    for (const name of Object.keys(CONFIG_VARIABLES)) {
+      assert.ok(readme.includes(`\`${name}\``), `README.md does not mention \`${name}\``)
+    }
+  })
+
+  it('have a README table row with their default and meaning', () => {
+    for (const [name, { default: fallback, description }] of Object.entries(CONFIG_VARIABLES)) {
+      const shownDefault = /^\(.*\)$/.test(fallback) ? fallback : `\`${fallback}\``
+      const row = `| \`${name}\` | ${shownDefault} | ${description.replace(/\|/g, '\\|')} |`
+      assert.ok(readme.split('\n').includes(row), `README.md lacks the row: ${row}`)
+    }
+  })
+
+  it('include every ZONAL_ variable the README names', () => {
+    const named = new Set(readme.match(/\bZONAL_[A-Z0-9_]+\b/g) ?? [])
+    for (const name of named) {
+      assert.ok(name in CONFIG_VARIABLES || TEST_ONLY_VARIABLES.has(name), `README.md names ${name}, which the service does not read`)
+    }
+  })
+})
