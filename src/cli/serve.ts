@@ -75,7 +75,14 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
         clearInterval(sweep)
-        await app.close()
+        // Keep-alive connections become idle once their in-flight request is answered; close
+        // them then, rather than waiting for the keep-alive timeout.
+        const idle = setInterval(() => app.server.closeIdleConnections(), 25)
+        try {
+          await app.close()
+        } finally {
+          clearInterval(idle)
+        }
         await store.close()
         logger.info('shut down cleanly')
       })()
