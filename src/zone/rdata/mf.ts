@@ -1,0 +1,5 @@
+import { name } from './fields.ts'
+import { registerType } from './registry.ts'
+
+/** MF: mail forwarder, obsolete (RFC 1035 §3.3.5; RFC 973 replaced it with MX). */
+export const MF = registerType({ type: 4, mnemonic: 'MF', rfcs: ['RFC 1035 §3.3.5'], fields: [name('madname', true)] })

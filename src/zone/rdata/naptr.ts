@@ -1,0 +1,10 @@
+import { charString, name, u16 } from './fields.ts'
+import { registerType } from './registry.ts'
+
+/** NAPTR: naming authority pointer (RFC 3403 §4.1). */
+export const NAPTR = registerType({
+  type: 35,
+  mnemonic: 'NAPTR',
+  rfcs: ['RFC 3403 §4.1'],
+  fields: [u16('order'), u16('preference'), charString('flags'), charString('services'), charString('regexp'), name('replacement')]
+})

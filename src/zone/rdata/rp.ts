@@ -1,0 +1,5 @@
+import { name } from './fields.ts'
+import { registerType } from './registry.ts'
+
+/** RP: responsible person, a mailbox and a TXT owner (RFC 1183 §2.2). */
+export const RP = registerType({ type: 17, mnemonic: 'RP', rfcs: ['RFC 1183 §2.2'], fields: [name('mbox'), name('txt')] })

@@ -1,0 +1,5 @@
+import { name, u16 } from './fields.ts'
+import { registerType } from './registry.ts'
+
+/** SRV: service location (RFC 2782). */
+export const SRV = registerType({ type: 33, mnemonic: 'SRV', rfcs: ['RFC 2782'], fields: [u16('priority'), u16('weight'), u16('port'), name('target')] })
