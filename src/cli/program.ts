@@ -133,6 +133,22 @@ export function buildProgram (): Command {
       process.stdout.write(`user "${username}" is in group ${granted} of account "${accountName}"\n`)
     })
 
+  const zonefile = program.command('zonefile').description('check and format BIND zone files')
+  zonefile.command('check <file>')
+    .description('print every problem (line, code, message); exit 1 when there is an error')
+    .requiredOption('--origin <name>', 'the zone name ($ORIGIN at the top of the file)')
+    .action(async (file: string, opts: { origin: string }) => {
+      const { checkCommand } = await import('./zonefile.ts')
+      await checkCommand(file, opts.origin)
+    })
+  zonefile.command('format <file>')
+    .description('write the zone in canonical BIND text to standard output')
+    .requiredOption('--origin <name>', 'the zone name ($ORIGIN at the top of the file)')
+    .action(async (file: string, opts: { origin: string }) => {
+      const { formatCommand } = await import('./zonefile.ts')
+      await formatCommand(file, opts.origin)
+    })
+
   return program
 }
 

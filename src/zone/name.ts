@@ -26,6 +26,7 @@ export class NameError extends Error {
 
 const MAX_LABEL = 63
 const MAX_NAME = 255
+const SCRATCH = new Uint8Array(MAX_NAME + 64)
 const DOT = 0x2e
 const BACKSLASH = 0x5c
 
@@ -42,7 +43,8 @@ export function parseName (text: string, origin?: WireName): WireName {
     return origin
   }
   if (text === '.') return ROOT
-  const out = new Uint8Array(MAX_NAME + 64)
+  // One scratch buffer for every call (parsing is synchronous); the result is copied out.
+  const out = SCRATCH
   let pos = 0
   let labelStart = 0
   let labelLen = 0
@@ -198,8 +200,8 @@ export function labelCount (wire: WireName): number {
 export function isSubdomain (name: WireName, parent: WireName): boolean {
   if (name.length < parent.length) return false
   const offset = name.length - parent.length
-  // The suffix must start on a label boundary.
-  if (offset > 0 && !labelOffsets(name).includes(offset)) return false
+  // The suffix must start on a label boundary (the root label, at the end, always is one).
+  if (offset > 0 && offset !== name.length - 1 && !labelOffsets(name).includes(offset)) return false
   for (let i = 0; i < parent.length; i++) if (lower(name[offset + i]!) !== lower(parent[i]!)) return false
   return true
 }
@@ -278,6 +280,26 @@ export function relativeName (name: WireName, origin: WireName): string {
 export function normalizeZoneName (input: string): string {
   const text = input.trim().replace(/%2F/gi, '/')
   if (text === '' || text === '.') throw new NameError('NAME_EMPTY', 'empty zone name')
-  const absolute = text.endsWith('.') && !text.endsWith('\\.') ? text : text + '.'
+  // The final dot ends the name unless escaped: an even number of backslashes stands before it.
+  const [, backslashes, dot] = /(\\*)(\.?)$/.exec(text)!
+  if (dot === '' && backslashes!.length % 2 === 1) throw new NameError('NAME_BAD_ESCAPE', `"${input}" ends with a backslash`)
+  const absolute = dot === '.' && backslashes!.length % 2 === 0 ? text : text + '.'
   return nameKey(parseName(absolute))
+}
+
+/**
+ * A fast case-insensitive map key: the lower-cased wire bytes as a latin1 string (cheaper than
+ * {@link nameKey}, which builds the escaped presentation form).
+ */
+export function wireKey (wire: WireName): string {
+  let s = ''
+  for (let i = 0; i < wire.length; i++) s += String.fromCharCode(lower(wire[i]!))
+  return s
+}
+
+/** The name a {@link wireKey} was made from (lower-cased). */
+export function fromWireKey (key: string): WireName {
+  const out = new Uint8Array(key.length)
+  for (let i = 0; i < key.length; i++) out[i] = key.charCodeAt(i)
+  return out
 }

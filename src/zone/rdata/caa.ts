@@ -18,7 +18,8 @@ const tag: Field = {
   skip: (r) => {
     const len = r.u8()
     if (len === 0) throw new WireError('tag is empty')
-    r.bytes(len)
+    // RFC 8659 §4.1: the tag is US-ASCII letters and digits (the parser and writer assume it).
+    if (!TAG.test(String.fromCharCode(...r.bytes(len)))) throw new WireError('tag must be letters and digits')
   }
 }
 

@@ -139,6 +139,8 @@ export function parseRdata (type: number, tokens: readonly Token[], ctx: ParseCo
   if (t === undefined) throw new RdataError(`${typeName(type)} rdata must be written in the generic form \\# <length> <hex>`)
   try {
     const rdata = t.parse !== undefined ? t.parse(tokens, ctx) : parseFields(t.fields, tokens, ctx)
+    // RFC 1035 §3.2.1: RDLENGTH is 16 bits.
+    if (rdata.length > 65535) throw new RdataError(`${t.mnemonic} rdata longer than 65535 octets (${rdata.length})`)
     return rdata
   } catch (err) {
     if (err instanceof NameError || err instanceof WireError) throw new RdataError(err.message)
@@ -160,7 +162,8 @@ function parseGeneric (tokens: readonly Token[]): Uint8Array {
 /** Reason the wire rdata does not fit its type's layout, or undefined when it does. */
 export function wireProblem (type: number, rdata: Uint8Array): string | undefined {
   const t = byNumber.get(type)
-  if (t === undefined) return rdata.length > 65535 ? 'longer than 65535 octets' : undefined
+  if (rdata.length > 65535) return 'longer than 65535 octets'
+  if (t === undefined) return undefined
   try {
     if (t.check !== undefined) t.check(rdata)
     else checkFields(t.fields, rdata)
@@ -174,7 +177,8 @@ export function wireProblem (type: number, rdata: Uint8Array): string | undefine
 /** Presentation form of wire rdata; unknown types (and malformed data) in the generic form. */
 export function formatRdata (type: number, rdata: Uint8Array): string {
   const t = byNumber.get(type)
-  if (t !== undefined) {
+  // Field writers do not all check what they read (an empty TXT would be written as nothing).
+  if (t !== undefined && wireProblem(type, rdata) === undefined) {
     try {
       return t.format !== undefined ? t.format(rdata) : formatFields(t.fields, rdata)
     } catch (err) {

@@ -102,7 +102,7 @@ export class TokenReader {
  * Decode the escapes of a character-string (RFC 1035 §5.1): `\X` is X, `\DDD` the octet DDD.
  * Other characters are their UTF-8 bytes.
  *
- * @throws RdataError for a `\DDD` over 255.
+ * @throws RdataError for a `\DDD` over 255, a `\D` or `\DD` that is not three digits, or a lone final backslash.
  */
 export function unescapeBytes (text: string): Uint8Array {
   if (!text.includes('\\')) return new TextEncoder().encode(text)
@@ -110,9 +110,11 @@ export function unescapeBytes (text: string): Uint8Array {
   const enc = new TextEncoder()
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i)
-    if (c === 0x5c && i + 1 < text.length) {
+    if (c === 0x5c) {
+      // RFC 1035 §5.1: a backslash always escapes; `\D` and `\DD` are not `\DDD`.
+      if (i + 1 >= text.length) throw new RdataError('a backslash at the end escapes nothing')
       const d1 = text.charCodeAt(i + 1)
-      if (d1 >= 0x30 && d1 <= 0x39 && i + 3 < text.length + 0) {
+      if (d1 >= 0x30 && d1 <= 0x39) {
         const digits = text.slice(i + 1, i + 4)
         if (!/^\d{3}$/.test(digits)) throw new RdataError(`bad \\DDD escape "\\${digits}"`)
         const v = Number(digits)

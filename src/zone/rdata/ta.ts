@@ -1,0 +1,14 @@
+import { DS_FIELDS, validateDsDigest } from './ds.ts'
+import { registerType } from './registry.ts'
+
+/**
+ * TA: DNSSEC trust authority (IANA registration, draft "Deploying DNSSEC Without a Signed Root",
+ * Weiler 2004), with the DS layout as BIND reads and writes it.
+ */
+export const TA = registerType({
+  type: 32768,
+  mnemonic: 'TA',
+  rfcs: ['RFC 4034 §5 (DS layout)'],
+  fields: DS_FIELDS,
+  validate: validateDsDigest
+})
