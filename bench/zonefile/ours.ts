@@ -3,23 +3,25 @@ import { createWriteStream } from 'node:fs'
 import { once } from 'node:events'
 import { normalizeZone } from '../../src/zone/checks/index.ts'
 import { parseName } from '../../src/zone/name.ts'
-import type { ZoneRecord } from '../../src/zone/record.ts'
 import { parseZoneFile } from '../../src/zonefile/parser.ts'
 import { writeZoneChunks } from '../../src/zonefile/writer.ts'
 
-const [file, originText, outFile] = process.argv.slice(2) as [string, string, string]
+const [file, originText, outFile] = process.argv.slice(2) as [string, string, string | undefined]
 const origin = parseName(originText)
 const t0 = performance.now()
 const parsed = await parseZoneFile(file, { origin, file, includes: 'refuse' })
 const t1 = performance.now()
 const { records, problems } = normalizeZone(parsed.records, origin)
 const t2 = performance.now()
-const out = createWriteStream(outFile)
-for (const chunk of writeZoneChunks(records as ZoneRecord[], { origin, createdAt: new Date() })) {
-  if (!out.write(chunk)) await once(out, 'drain')
+// Without an output file, only parse and check (the work named-checkzone and kzonecheck do).
+if (outFile !== undefined) {
+  const out = createWriteStream(outFile)
+  for (const chunk of writeZoneChunks(records, { origin, createdAt: new Date(), sorted: true })) {
+    if (!out.write(chunk)) await once(out, 'drain')
+  }
+  out.end()
+  await once(out, 'finish')
 }
-out.end()
-await once(out, 'finish')
 const t3 = performance.now()
 process.stdout.write(JSON.stringify({
   records: parsed.records.length,

@@ -67,7 +67,7 @@ export async function formatCommand (file: string, originText: string): Promise<
     process.exitCode = 1
     return
   }
-  for (const chunk of writeZoneChunks(records, { origin, createdAt: new Date() })) {
+  for (const chunk of writeZoneChunks(records, { origin, createdAt: new Date(), sorted: true })) {
     if (!process.stdout.write(chunk)) await new Promise<void>(resolve => process.stdout.once('drain', resolve))
   }
 }

@@ -1,3 +1,5 @@
+import { slabCopy } from './slab.ts'
+
 /**
  * Domain names: presentation ⇄ wire (RFC 1035 §3.1, §5.1), case preserved but compared
  * case-insensitively (RFC 4343), canonical ordering (RFC 4034 §6.1).
@@ -101,14 +103,12 @@ export function parseName (text: string, origin?: WireName): WireName {
     out[labelStart] = labelLen
     if (origin === undefined) throw new NameError('NAME_RELATIVE_WITHOUT_ORIGIN', `relative name "${text}" without an origin`)
     if (pos + origin.length > MAX_NAME) throw new NameError('NAME_TOO_LONG', `name longer than 255 octets: "${text}" + origin`)
-    const result = new Uint8Array(pos + origin.length)
-    result.set(out.subarray(0, pos), 0)
-    result.set(origin, pos)
-    return result
+    out.set(origin, pos)
+    return slabCopy(out.subarray(0, pos + origin.length))
   }
   out[pos++] = 0
   if (pos > MAX_NAME) throw new NameError('NAME_TOO_LONG', `name longer than 255 octets: "${text.slice(0, 40)}…"`)
-  return out.slice(0, pos)
+  return slabCopy(out.subarray(0, pos))
 }
 
 /** Whether a name byte is written as is in presentation form (BIND's set of special characters is escaped). */
@@ -129,18 +129,51 @@ export function labelToString (wire: Uint8Array, start: number, len: number): st
   return s
 }
 
+const CODES: number[] = []
+
 /** Presentation form with escapes and the trailing dot (`.` for the root). */
 export function nameToString (wire: WireName): string {
-  if (wire.length <= 1) return '.'
+  return labelsToString(wire, 0, wire.length)
+}
+
+/**
+ * Presentation form of the labels from offset `start` up to (not including) the label at
+ * `stop`, each followed by a dot; `.` when there are none.
+ */
+function labelsToString (wire: WireName, start: number, stop: number): string {
+  // Fast path: no octet needs an escape, so the text is the octets with dots for length bytes.
+  CODES.length = 0
+  let i = start
+  let simple = true
+  while (i < stop && simple) {
+    const len = wire[i]!
+    if (len === 0) break
+    for (let j = i + 1; j <= i + len; j++) {
+      const b = wire[j]!
+      if (!plain(b)) {
+        simple = false
+        break
+      }
+      CODES.push(b)
+    }
+    CODES.push(0x2e)
+    i += len + 1
+  }
+  if (simple) return CODES.length === 0 ? '.' : String.fromCharCode.apply(null, CODES)
   let s = ''
-  let i = 0
-  while (i < wire.length) {
+  i = start
+  while (i < stop) {
     const len = wire[i]!
     if (len === 0) break
     s += labelToString(wire, i + 1, len) + '.'
     i += len + 1
   }
-  return s
+  return s === '' ? '.' : s
+}
+
+/** Presentation form of the wire name starting at `offset` of `buf` (uncompressed, already checked). */
+export function nameToStringAt (buf: Uint8Array, offset: number, length: number): string {
+  return labelsToString(buf, offset, offset + length)
 }
 
 /** Length of the uncompressed wire name starting at `offset` of `buf`. @throws NameError when malformed. */
@@ -176,8 +209,14 @@ export function nameKey (wire: WireName): string {
 
 /** Equality ignoring ASCII case (RFC 4343). */
 export function nameEquals (a: WireName, b: WireName): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) if (lower(a[i]!) !== lower(b[i]!)) return false
+  if (a === b) return true
+  const n = a.length
+  if (n !== b.length) return false
+  for (let i = 0; i < n; i++) {
+    const x = a[i]!
+    const y = b[i]!
+    if (x !== y && lower(x) !== lower(y)) return false
+  }
   return true
 }
 
@@ -200,9 +239,15 @@ export function labelCount (wire: WireName): number {
 export function isSubdomain (name: WireName, parent: WireName): boolean {
   if (name.length < parent.length) return false
   const offset = name.length - parent.length
-  // The suffix must start on a label boundary (the root label, at the end, always is one).
-  if (offset > 0 && offset !== name.length - 1 && !labelOffsets(name).includes(offset)) return false
-  for (let i = 0; i < parent.length; i++) if (lower(name[offset + i]!) !== lower(parent[i]!)) return false
+  // The suffix must start on a label boundary.
+  let at = 0
+  while (at < offset) at += name[at]! + 1
+  if (at !== offset) return false
+  for (let i = 0; i < parent.length; i++) {
+    const x = name[offset + i]!
+    const y = parent[i]!
+    if (x !== y && lower(x) !== lower(y)) return false
+  }
   return true
 }
 
@@ -263,11 +308,27 @@ export function canonicalSortKey (wire: WireName): string {
 export function relativeName (name: WireName, origin: WireName): string {
   if (nameEquals(name, origin)) return '@'
   if (origin.length > 1 && isSubdomain(name, origin)) {
-    const prefix = name.subarray(0, name.length - origin.length)
-    const text = nameToString(new Uint8Array([...prefix, 0]))
-    return text.slice(0, -1)
+    return labelsToString(name, 0, name.length - origin.length).slice(0, -1)
   }
   return nameToString(name)
+}
+
+/**
+ * A key whose plain string order (`<`) is canonical DNS name order (RFC 4034 §6.1): labels from
+ * the right, each octet lower-cased and shifted up by one, labels ended by U+0000 (so a label
+ * sorts before a longer label it is a prefix of, and a name before its children). Cheap to
+ * build; for in-memory sorting only (see {@link canonicalSortKey} for the store).
+ */
+export function canonicalOrderKey (wire: WireName): string {
+  const offsets = labelOffsets(wire)
+  const codes: number[] = []
+  for (let k = offsets.length - 1; k >= 0; k--) {
+    const o = offsets[k]!
+    const len = wire[o]!
+    for (let j = 1; j <= len; j++) codes.push(lower(wire[o + j]!) + 1)
+    codes.push(0)
+  }
+  return String.fromCharCode.apply(null, codes)
 }
 
 /**

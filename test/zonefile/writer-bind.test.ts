@@ -28,7 +28,7 @@ describe('zone file writer against BIND', { skip }, () => {
       const { records } = normalizeZone(parsed.records, origin)
       const out = join(dir, file)
       writeFileSync(out, writeZone(records, { origin, createdAt: new Date() }))
-      const r = spawnSync('named-checkzone', ['-i', 'full', 'example.org', out], { encoding: 'utf8' })
+      const r = spawnSync('named-checkzone', ['-i', 'local', 'example.org', out], { encoding: 'utf8' })
       assert.equal(r.status, 0, r.stdout + r.stderr)
       assert.match(r.stdout, /OK/)
     })

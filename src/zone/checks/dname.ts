@@ -1,29 +1,25 @@
-import { nameToString, parentName, wireKey } from '../name.ts'
-import type { ZoneProblem } from '../record.ts'
+import { isSubdomain, nameToString, type WireName } from '../name.ts'
+import type { ZoneRecord } from '../record.ts'
 import { checkProblem } from './problem.ts'
-import type { ZoneView } from './zone-view.ts'
+import { firstOfType, type CheckContext, type OwnerRun, type ZoneRule } from './rule.ts'
 
 const DNAME = 39
 
-/** RFC 6672 §2.3: no data below a DNAME owner (it would never be reached). */
-export function checkDname (view: ZoneView): ZoneProblem[] {
-  const dnameOwners = new Set<string>()
-  for (const [key, node] of view.owners) if (node.types.has(DNAME)) dnameOwners.add(key)
-  if (dnameOwners.size === 0) return []
-  const flagged = new Map<string, string>()
-  for (const node of view.owners.values()) {
-    let up = parentName(node.owner)
-    while (up.length > 1 && up.length >= view.origin.length) {
-      const key = wireKey(up)
-      if (dnameOwners.has(key) && !flagged.has(key)) flagged.set(key, nameToString(node.owner))
-      if (key === view.originKey) break
-      up = parentName(up)
+/**
+ * RFC 6672 §2.3: no data below a DNAME owner (it would never be reached). In canonical order
+ * the names below an owner follow it directly, so one open DNAME at a time is enough.
+ */
+export function dnameRule (): ZoneRule {
+  let open: { owner: WireName, record: ZoneRecord, reported: boolean } | undefined
+  return {
+    onOwner (run: OwnerRun, ctx: CheckContext) {
+      if (open !== undefined && !isSubdomain(run.owner, open.owner)) open = undefined
+      if (open !== undefined && !open.reported) {
+        open.reported = true
+        ctx.problems.push(checkProblem('ZONE_DNAME_WITH_CHILDREN', nameToString(open.owner), `for example ${nameToString(run.owner)}`, open.record.line))
+      }
+      const dname = firstOfType(run, DNAME)
+      if (dname !== undefined && run.inZone && open === undefined) open = { owner: run.owner, record: dname, reported: false }
     }
   }
-  const problems: ZoneProblem[] = []
-  for (const [key, child] of flagged) {
-    const node = view.owners.get(key)!
-    problems.push(checkProblem('ZONE_DNAME_WITH_CHILDREN', nameToString(node.owner), `for example ${child}`, node.types.get(DNAME)![0]!.line))
-  }
-  return problems
 }

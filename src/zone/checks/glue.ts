@@ -1,30 +1,51 @@
-import { isSubdomain, nameToString, wireKey } from '../name.ts'
-import type { ZoneProblem } from '../record.ts'
+import { canonicalOrderKey, isSubdomain, nameToString, type WireName } from '../name.ts'
+import type { ZoneRecord } from '../record.ts'
 import { checkProblem } from './problem.ts'
-import type { ZoneView } from './zone-view.ts'
+import { firstOfType, type CheckContext, type OwnerRun, type ZoneRule } from './rule.ts'
 
 const NS = 2
 const A = 1
 const AAAA = 28
 
+/** Binary search in an ascending array of strings. */
+function contains (sorted: readonly string[], key: string): boolean {
+  let lo = 0
+  let hi = sorted.length - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const v = sorted[mid]!
+    if (v === key) return true
+    if (v < key) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
+}
+
 /**
  * Every name server inside the zone, at the apex or at a delegation, needs A or AAAA records in
  * the zone (glue below a delegation, RFC 1034 §4.2.1; BIND refuses such zones too).
  */
-export function checkGlue (view: ZoneView): ZoneProblem[] {
-  const problems: ZoneProblem[] = []
-  const reported = new Set<string>()
-  for (const node of view.owners.values()) {
-    for (const ns of node.types.get(NS) ?? []) {
-      const target = ns.rdata
-      if (!isSubdomain(target, view.origin)) continue
-      const key = wireKey(target)
-      if (reported.has(key)) continue
-      const types = view.owners.get(key)?.types
-      if (types?.has(A) === true || types?.has(AAAA) === true) continue
-      reported.add(key)
-      problems.push(checkProblem('ZONE_GLUE_MISSING', nameToString(node.owner), `NS ${nameToString(target)} has no A or AAAA record`, ns.line))
+export function glueRule (): ZoneRule {
+  // Owners come in canonical order, so this list is sorted as it grows.
+  const withAddress: string[] = []
+  const targets: { owner: WireName, target: WireName, record: ZoneRecord }[] = []
+  return {
+    onOwner (run: OwnerRun, ctx: CheckContext) {
+      if (!run.inZone) return
+      if (firstOfType(run, A) !== undefined || firstOfType(run, AAAA) !== undefined) withAddress.push(run.key)
+      for (let i = run.start; i < run.end; i++) {
+        const r = run.records[i]!
+        if (r.type === NS && isSubdomain(r.rdata, ctx.origin)) targets.push({ owner: run.owner, target: r.rdata, record: r })
+      }
+    },
+    finish (ctx: CheckContext) {
+      const reported = new Set<string>()
+      for (const t of targets) {
+        const key = canonicalOrderKey(t.target)
+        if (reported.has(key) || contains(withAddress, key)) continue
+        reported.add(key)
+        ctx.problems.push(checkProblem('ZONE_GLUE_MISSING', nameToString(t.owner), `NS ${nameToString(t.target)} has no A or AAAA record`, t.record.line))
+      }
     }
   }
-  return problems
 }

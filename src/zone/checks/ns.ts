@@ -1,12 +1,18 @@
 import { nameToString } from '../name.ts'
-import type { ZoneProblem } from '../record.ts'
 import { checkProblem } from './problem.ts'
-import type { ZoneView } from './zone-view.ts'
+import { firstOfType, type CheckContext, type OwnerRun, type ZoneRule } from './rule.ts'
 
 const NS = 2
 
 /** RFC 1034 §4.2.1: the apex carries the zone's NS rrset. */
-export function checkApexNs (view: ZoneView): ZoneProblem[] {
-  const ns = view.owners.get(view.originKey)?.types.get(NS) ?? []
-  return ns.length === 0 ? [checkProblem('ZONE_NS_MISSING', nameToString(view.origin))] : []
+export function apexNsRule (): ZoneRule {
+  let found = false
+  return {
+    onOwner (run: OwnerRun) {
+      if (run.apex && firstOfType(run, NS) !== undefined) found = true
+    },
+    finish (ctx: CheckContext) {
+      if (!found) ctx.problems.push(checkProblem('ZONE_NS_MISSING', nameToString(ctx.origin)))
+    }
+  }
 }

@@ -1,38 +1,40 @@
 import { nameToString } from '../name.ts'
-import type { ZoneProblem, ZoneRecord } from '../record.ts'
 import { typeName } from '../rdata/registry.ts'
 import { checkProblem } from './problem.ts'
-import type { ZoneView } from './zone-view.ts'
-
-/** For each record of an rrset, whether an earlier record has the same rdata. */
-export function duplicateFlags (list: readonly ZoneRecord[]): boolean[] {
-  const seen = new Set<string>()
-  return list.map(r => {
-    const key = Buffer.from(r.rdata.buffer, r.rdata.byteOffset, r.rdata.byteLength).toString('latin1')
-    if (seen.has(key)) return true
-    seen.add(key)
-    return false
-  })
-}
+import type { CheckContext, OwnerRun, ZoneRule } from './rule.ts'
+import { compareBytes } from './sort.ts'
 
 /**
  * RFC 2181 §5: an rrset is a set (duplicates are one record) with one TTL (mixed TTLs are a
- * problem; the lowest applies, as UltraDNS does).
+ * problem; the lowest applies, as UltraDNS does). Records are sorted by rdata, so duplicates
+ * are neighbours.
  */
-export function checkRrsets (view: ZoneView): ZoneProblem[] {
-  const problems: ZoneProblem[] = []
-  for (const node of view.owners.values()) {
-    for (const [type, list] of node.types) {
-      if (list.length < 2) continue
-      const owner = nameToString(node.owner)
-      duplicateFlags(list).forEach((dup, i) => {
-        if (dup) problems.push(checkProblem('ZONE_DUPLICATE_RECORD', owner, typeName(type), list[i]!.line))
-      })
-      const ttls = new Set(list.map(r => r.ttl))
-      if (ttls.size > 1) {
-        problems.push(checkProblem('ZONE_TTL_MISMATCH', owner, `${typeName(type)} TTLs ${[...ttls].sort((a, b) => a - b).join(', ')}; using ${Math.min(...ttls)}`, list[0]!.line))
+export function rrsetRule (): ZoneRule {
+  return {
+    onOwner (run: OwnerRun, ctx: CheckContext) {
+      if (!run.inZone) return
+      let i = run.start
+      while (i < run.end) {
+        const type = run.records[i]!.type
+        let j = i + 1
+        let minTtl = run.records[i]!.ttl
+        let maxTtl = minTtl
+        while (j < run.end && run.records[j]!.type === type) {
+          const r = run.records[j]!
+          if (compareBytes(r.rdata, run.records[j - 1]!.rdata) === 0) {
+            ctx.problems.push(checkProblem('ZONE_DUPLICATE_RECORD', nameToString(run.owner), typeName(type), r.line))
+          }
+          if (r.ttl < minTtl) minTtl = r.ttl
+          if (r.ttl > maxTtl) maxTtl = r.ttl
+          j++
+        }
+        if (minTtl !== maxTtl) {
+          const ttls = [...new Set(run.records.slice(i, j).map(r => r.ttl))].sort((a, b) => a - b)
+          const line = Math.min(...run.records.slice(i, j).map(r => r.line ?? Infinity))
+          ctx.problems.push(checkProblem('ZONE_TTL_MISMATCH', nameToString(run.owner), `${typeName(type)} TTLs ${ttls.join(', ')}; using ${minTtl}`, Number.isFinite(line) ? line : undefined))
+        }
+        i = j
       }
     }
   }
-  return problems
 }

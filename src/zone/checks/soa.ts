@@ -1,20 +1,29 @@
 import { nameToString } from '../name.ts'
-import type { ZoneProblem } from '../record.ts'
 import { checkProblem } from './problem.ts'
-import type { ZoneView } from './zone-view.ts'
+import type { CheckContext, OwnerRun, ZoneRule } from './rule.ts'
 
 const SOA = 6
 
 /** RFC 1035 §5.2: exactly one SOA, at the apex. */
-export function checkSoa (view: ZoneView): ZoneProblem[] {
-  const problems: ZoneProblem[] = []
-  const apex = nameToString(view.origin)
-  const atApex = view.owners.get(view.originKey)?.types.get(SOA) ?? []
-  if (atApex.length === 0) problems.push(checkProblem('ZONE_SOA_MISSING', apex))
-  if (atApex.length > 1) problems.push(checkProblem('ZONE_SOA_MULTIPLE', apex, `${atApex.length} SOA records`, atApex[1]!.line))
-  for (const [key, node] of view.owners) {
-    if (key === view.originKey) continue
-    for (const r of node.types.get(SOA) ?? []) problems.push(checkProblem('ZONE_SOA_NOT_AT_APEX', nameToString(node.owner), undefined, r.line))
+export function soaRule (): ZoneRule {
+  let atApex = 0
+  let secondLine: number | undefined
+  return {
+    onOwner (run: OwnerRun, ctx: CheckContext) {
+      for (let i = run.start; i < run.end; i++) {
+        const r = run.records[i]!
+        if (r.type !== SOA) continue
+        if (!run.apex) {
+          if (run.inZone) ctx.problems.push(checkProblem('ZONE_SOA_NOT_AT_APEX', nameToString(run.owner), undefined, r.line))
+          continue
+        }
+        if (++atApex === 2) secondLine = r.line
+      }
+    },
+    finish (ctx: CheckContext) {
+      const apex = nameToString(ctx.origin)
+      if (atApex === 0) ctx.problems.push(checkProblem('ZONE_SOA_MISSING', apex))
+      if (atApex > 1) ctx.problems.push(checkProblem('ZONE_SOA_MULTIPLE', apex, `${atApex} SOA records`, secondLine))
+    }
   }
-  return problems
 }

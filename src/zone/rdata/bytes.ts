@@ -1,7 +1,23 @@
+import { slabCopy } from '../slab.ts'
+
+const pool: ByteWriter[] = []
+
 /** A growable byte buffer for building wire data. */
 export class ByteWriter {
   private buf: Uint8Array
   length = 0
+
+  /** A cleared writer from a small pool (parsing a million records should not allocate a million buffers). */
+  static acquire (): ByteWriter {
+    const w = pool.pop() ?? new ByteWriter(512)
+    w.length = 0
+    return w
+  }
+
+  /** Give a writer from {@link ByteWriter.acquire} back; it must not be used afterwards. */
+  static release (w: ByteWriter): void {
+    if (pool.length < 8) pool.push(w)
+  }
 
   constructor (initial = 64) {
     this.buf = new Uint8Array(initial)
@@ -53,8 +69,9 @@ export class ByteWriter {
     this.buf[at + 1] = v & 0xff
   }
 
+  /** The bytes written (a compact copy in a shared slab). */
   finish (): Uint8Array {
-    return this.buf.slice(0, this.length)
+    return slabCopy(this.buf.subarray(0, this.length))
   }
 }
 

@@ -1,4 +1,4 @@
-import { NameError, nameToString, parseName, wireNameLength, type WireName } from '../name.ts'
+import { NameError, nameToStringAt, parseName, wireNameLength, type WireName } from '../name.ts'
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { RdataError, TokenReader, escapeBytes, unescapeBytes, type Token } from './tokens.ts'
 
@@ -23,9 +23,22 @@ export interface Field {
   readonly name?: { compress: boolean }
 }
 
+/** Decimal digits only, as a number; -1 when the text is not that (or too long to be exact). */
+function decimal (text: string): number {
+  const n = text.length
+  if (n === 0 || n > 15) return -1
+  let v = 0
+  for (let i = 0; i < n; i++) {
+    const d = text.charCodeAt(i) - 0x30
+    if (d < 0 || d > 9) return -1
+    v = v * 10 + d
+  }
+  return v
+}
+
 function parseUint (t: Token, label: string, max: number): number {
-  if (t.quoted || !/^\d+$/.test(t.text)) throw new RdataError(`${label} must be a number from 0 to ${max}, got "${t.text}"`)
-  const v = Number(t.text)
+  const v = t.quoted ? -1 : decimal(t.text)
+  if (v < 0) throw new RdataError(`${label} must be a number from 0 to ${max}, got "${t.text}"`)
   if (v > max) throw new RdataError(`${label} must be a number from 0 to ${max}, got ${t.text}`)
   return v
 }
@@ -105,7 +118,9 @@ export function name (label: string, compress = false): Field {
     },
     format: (r) => {
       const len = wireNameLength(r.buf, r.pos, r.end)
-      return nameToString(r.bytes(len))
+      const text = nameToStringAt(r.buf, r.pos, len)
+      r.pos += len
+      return text
     },
     skip: (r) => { r.bytes(wireNameLength(r.buf, r.pos, r.end)) }
   }
@@ -114,8 +129,26 @@ export function name (label: string, compress = false): Field {
 export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
 
 export function parseIpv4 (text: string): Uint8Array | undefined {
-  if (!IPV4.test(text)) return undefined
-  return Uint8Array.from(text.split('.').map(Number))
+  // Dotted quad, decimal without leading zeros (as the IPV4 pattern above).
+  const out = new Uint8Array(4)
+  let part = 0
+  let value = 0
+  let digits = 0
+  for (let i = 0; i <= text.length; i++) {
+    const c = i === text.length ? 0x2e : text.charCodeAt(i)
+    if (c === 0x2e) {
+      if (digits === 0 || part > 3) return undefined
+      out[part++] = value
+      value = 0
+      digits = 0
+      continue
+    }
+    const d = c - 0x30
+    if (d < 0 || d > 9 || (digits === 1 && value === 0)) return undefined
+    value = value * 10 + d
+    if (++digits > 3 || value > 255) return undefined
+  }
+  return part === 4 ? out : undefined
 }
 
 /** Parse an IPv6 address (with `::` and an embedded dotted quad). */
@@ -184,7 +217,13 @@ export function ipv4 (label: string): Field {
       if (b === undefined) throw new RdataError(`${label} must be an IPv4 address, got "${t.text}"`)
       w.bytes(b)
     },
-    format: (r) => Array.from(r.bytes(4)).join('.'),
+    format: (r) => {
+      r.need(4)
+      const b = r.buf
+      const p = r.pos
+      r.pos += 4
+      return `${b[p]}.${b[p + 1]}.${b[p + 2]}.${b[p + 3]}`
+    },
     skip: (r) => { r.bytes(4) }
   }
 }
@@ -304,22 +343,32 @@ export function hexRest (label: string, { allowEmpty = false } = {}): Field {
 /** Run the fields of a layout over presentation tokens; all tokens must be used. */
 export function parseFields (fields: readonly Field[], tokens: readonly Token[], ctx: ParseContext): Uint8Array {
   const r = new TokenReader(tokens)
-  const w = new ByteWriter()
-  for (const f of fields) f.parse(r, ctx, w)
-  if (!r.done) throw new RdataError(`unexpected "${r.peek()!.text}" after the last field`)
-  return w.finish()
+  const w = ByteWriter.acquire()
+  try {
+    for (const f of fields) f.parse(r, ctx, w)
+    if (!r.done) throw new RdataError(`unexpected "${r.peek()!.text}" after the last field`)
+    return w.finish()
+  } finally {
+    ByteWriter.release(w)
+  }
 }
 
 /** Write wire rdata as presentation text, field by field. @throws WireError when malformed. */
 export function formatFields (fields: readonly Field[], rdata: Uint8Array): string {
   const r = new ByteReader(rdata)
-  const parts: string[] = []
+  let out = ''
   for (const f of fields) {
+    // Each field is checked (skip) before it is written, so malformed data never yields text.
+    const start = r.pos
+    f.skip(r)
+    const end = r.pos
+    r.pos = start
     const s = f.format(r)
-    if (s !== '') parts.push(s)
+    if (r.pos !== end) throw new WireError(`${f.label}: the field reads ${r.pos - start} octets but spans ${end - start}`)
+    if (s !== '') out = out === '' ? s : out + ' ' + s
   }
   if (r.remaining !== 0) throw new WireError(`${r.remaining} octet(s) after the last field`)
-  return parts.join(' ')
+  return out
 }
 
 /** Check that wire rdata is exactly the fields of a layout. @throws WireError (or NameError) when not. */

@@ -177,10 +177,11 @@ export function wireProblem (type: number, rdata: Uint8Array): string | undefine
 /** Presentation form of wire rdata; unknown types (and malformed data) in the generic form. */
 export function formatRdata (type: number, rdata: Uint8Array): string {
   const t = byNumber.get(type)
-  // Field writers do not all check what they read (an empty TXT would be written as nothing).
-  if (t !== undefined && wireProblem(type, rdata) === undefined) {
+  if (t !== undefined && rdata.length <= 65535) {
     try {
-      return t.format !== undefined ? t.format(rdata) : formatFields(t.fields, rdata)
+      // Field layouts check each field as they write it; custom writers are checked first.
+      if (t.format === undefined) return formatFields(t.fields, rdata)
+      if (wireProblem(type, rdata) === undefined) return t.format(rdata)
     } catch (err) {
       if (!(err instanceof WireError || err instanceof NameError || err instanceof RdataError)) throw err
     }
