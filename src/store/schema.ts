@@ -65,6 +65,8 @@ export interface ZoneTable {
   transfer_status: string | null
   notification_email: string | null
   original_zone_id: string | null
+  /** The owning account's name key, denormalised for the zone list's ACCOUNT_NAME order. */
+  account_name_key: string | null
   created_at: string
   updated_at: string
 }
@@ -94,6 +96,7 @@ export interface TaskTable {
   result_content_type: string | null
   result_extension: string | null
   result_data: Uint8Array | null
+  result_file_name: string | null
   run_at: string
   locked_by: string | null
   locked_until: string | null

@@ -78,19 +78,101 @@ export interface TokenStore {
 
 export interface NewZone {
   accountId: string
+  /** The account's name key (lower case), kept on the zone for the list's account order. */
+  accountNameKey: string
   name: string
   type: ZoneRow['zone_type']
   status?: ZoneRow['status']
   owner?: string
   originalZoneId?: string | null
+  serial?: number
+  /** JSON sections, already serialised. */
+  sections?: Partial<Pick<ZoneRow, ZoneSectionColumn>>
+}
+
+/** The zone columns holding JSON sections of the zone DTOs. */
+export type ZoneSectionColumn = 'restrict_ip_list' | 'tsig' | 'notify_addresses' | 'primary_name_servers' | 'transfer_status' | 'notification_email' | 'inherit' | 'registrar_info'
+
+/** Columns a zone update may change; `version` and `updated_at` move on every update. */
+export type ZoneChanges = Partial<Pick<ZoneRow, ZoneSectionColumn | 'zone_type' | 'status' | 'serial' | 'record_count' | 'original_zone_id' | 'mail_monitor' | 'cert_enabled'>>
+
+/** A zone row with its account's display name. */
+export interface ZoneWithAccount extends ZoneRow {
+  account_name: string
+}
+
+export type ZoneSort = 'NAME' | 'ACCOUNT_NAME' | 'RECORD_COUNT' | 'ZONE_TYPE'
+
+/** Filters of the zone list (`q` of `GET /zones`). */
+export interface ZoneFilter {
+  /** Substring of the zone name (lower case). */
+  name?: string
+  type?: ZoneRow['zone_type']
+  /** Undefined: every status. */
+  status?: ZoneRow['status']
+  accountNameKey?: string
+  network2?: boolean
+}
+
+/** Position of a keyset page: the sort value and name of the row next to it. */
+export interface ZoneCursor {
+  value: string | number
+  name: string
+}
+
+export interface ZoneListQuery {
+  scope: Scope
+  filter: ZoneFilter
+  sort: ZoneSort
+  /** Descending instead of ascending. */
+  reverse: boolean
+  limit: number
+  /** Rows strictly after this position in the (possibly reversed) order. */
+  after?: ZoneCursor
+  /** Rows strictly before this position (read backwards, returned in list order). */
+  before?: ZoneCursor
+  /** Offset paging (v1/v2 lists). */
+  offset?: number
 }
 
 export interface ZoneStore {
   /** @throws ZonalError ZONE_ALREADY_EXISTS */
   create (zone: NewZone): Promise<ZoneRow>
-  findByName (name: string, scope: Scope): Promise<ZoneRow | undefined>
+  findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
+  /** Whether a zone of this name exists in any account. */
+  exists (name: string): Promise<boolean>
+  findById (id: string): Promise<ZoneWithAccount | undefined>
+  /** Apply changes, bump the version and the modification time; returns the new row. */
+  update (id: string, changes: ZoneChanges): Promise<ZoneRow>
+  /** Delete a zone and its records. */
+  deleteById (id: string): Promise<void>
   /** Returns whether a zone of the scope was deleted. */
   delete (name: string, scope: Scope): Promise<boolean>
+  /** Alias zones of a primary. */
+  aliasesOf (zoneId: string): Promise<ZoneRow[]>
+  list (query: ZoneListQuery): Promise<ZoneWithAccount[]>
+  count (scope: Scope, filter: ZoneFilter): Promise<number>
+}
+
+/** One rrset as stored: wire rdata for DNS, presentation text for the API. */
+export interface StoredRrset {
+  ownerKey: string
+  /** Absolute owner name in presentation form, case as entered. */
+  ownerName: string
+  type: number
+  ttl: number
+  rdata: Uint8Array[]
+  rdataText: string[]
+  profile: string | null
+}
+
+export interface RrsetStore {
+  insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void>
+  deleteAll (zoneId: string): Promise<void>
+  /** Rrsets in canonical order (owner key, then type), a page at a time after a position. */
+  list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]>
+  /** Number of records (not rrsets) of the zone. */
+  countRecords (zoneId: string): Promise<number>
 }
 
 export interface NewTask {
@@ -132,6 +214,7 @@ export interface Store {
   readonly users: UserStore
   readonly tokens: TokenStore
   readonly zones: ZoneStore
+  readonly rrsets: RrsetStore
   readonly tasks: TaskStore
   readonly audit: AuditStore
   /** Run `fn` in one transaction; inside one, run it in the same transaction. */

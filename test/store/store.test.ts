@@ -61,8 +61,8 @@ for (const engine of await engineCases()) {
     it('scopes zones and tasks to the caller\'s accounts', async () => {
       const a = await store.accounts.create('zone-a')
       const b = await store.accounts.create('zone-b')
-      await store.zones.create({ accountId: b.id, name: 'example.org.', type: 'PRIMARY' })
-      await assert.rejects(store.zones.create({ accountId: a.id, name: 'example.org.', type: 'PRIMARY' }), err => isZonalError(err, 'ZONE_ALREADY_EXISTS'))
+      await store.zones.create({ accountId: b.id, accountNameKey: b.name_key, name: 'example.org.', type: 'PRIMARY' })
+      await assert.rejects(store.zones.create({ accountId: a.id, accountNameKey: a.name_key, name: 'example.org.', type: 'PRIMARY' }), err => isZonalError(err, 'ZONE_ALREADY_EXISTS'))
       assert.equal(await store.zones.findByName('example.org.', { accountIds: [a.id] }), undefined)
       assert.equal(await store.zones.findByName('example.org.', { accountIds: [] }), undefined)
       assert.equal((await store.zones.findByName('example.org.', { accountIds: [b.id] }))?.account_id, b.id)

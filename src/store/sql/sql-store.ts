@@ -2,9 +2,10 @@ import { Migrator, type Kysely } from 'kysely'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, Store, TaskStore, TokenStore, UserStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
+import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
 import { SqlUserStore } from './users.ts'
@@ -19,6 +20,7 @@ export class SqlStore implements Store {
   readonly users: UserStore
   readonly tokens: TokenStore
   readonly zones: ZoneStore
+  readonly rrsets: RrsetStore
   readonly tasks: TaskStore
   readonly audit: AuditStore
 
@@ -27,6 +29,7 @@ export class SqlStore implements Store {
     this.users = new SqlUserStore(db, engineImpl)
     this.tokens = new SqlTokenStore(db)
     this.zones = new SqlZoneStore(db, engineImpl)
+    this.rrsets = new SqlRrsetStore(db)
     this.tasks = new SqlTaskStore(db)
     this.audit = new SqlAuditStore(db)
   }

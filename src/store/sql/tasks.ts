@@ -20,6 +20,7 @@ export class SqlTaskStore implements TaskStore {
       result_content_type: null,
       result_extension: null,
       result_data: null,
+      result_file_name: null,
       run_at: now,
       locked_by: null,
       locked_until: null,

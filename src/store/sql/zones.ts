@@ -1,9 +1,19 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
-import type { NewZone, Scope, ZoneStore } from '../store.ts'
+import type { NewZone, Scope, ZoneChanges, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
+
+/** The column each list order sorts by (then by name, which is unique). */
+const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_count' | 'z.zone_type'> = {
+  NAME: 'z.name',
+  ACCOUNT_NAME: 'z.account_name_key',
+  RECORD_COUNT: 'z.record_count',
+  ZONE_TYPE: 'z.zone_type'
+}
+
+type ZoneQuery = SelectQueryBuilder<Database & { z: ZoneRow, a: Database['accounts'] }, 'z' | 'a', ZoneWithAccount>
 
 export class SqlZoneStore implements ZoneStore {
   constructor (private readonly db: Kysely<Database>, private readonly engine: Engine) {}
@@ -18,8 +28,8 @@ export class SqlZoneStore implements ZoneStore {
       status: zone.status ?? 'ACTIVE',
       dnssec_status: 'UNSIGNED',
       owner: zone.owner ?? '',
-      serial: 0,
-      version: 0,
+      serial: zone.serial ?? 0,
+      version: 1,
       record_count: 0,
       mail_monitor: 0,
       cert_enabled: 0,
@@ -32,7 +42,9 @@ export class SqlZoneStore implements ZoneStore {
       primary_name_servers: null,
       transfer_status: null,
       notification_email: null,
+      ...zone.sections,
       original_zone_id: zone.originalZoneId ?? null,
+      account_name_key: zone.accountNameKey,
       created_at: now,
       updated_at: now
     }
@@ -45,20 +57,96 @@ export class SqlZoneStore implements ZoneStore {
     return row
   }
 
-  async findByName (name: string, scope: Scope): Promise<ZoneRow | undefined> {
+  private base (): ZoneQuery {
+    return this.db.selectFrom('zones as z')
+      .innerJoin('accounts as a', 'a.id', 'z.account_id')
+      .selectAll('z')
+      .select('a.name as account_name') as unknown as ZoneQuery
+  }
+
+  async findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined> {
     if (scope.accountIds.length === 0) return undefined
-    return await this.db.selectFrom('zones').selectAll()
-      .where('name', '=', name)
-      .where('account_id', 'in', scope.accountIds)
+    return await this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst()
+  }
+
+  async exists (name: string): Promise<boolean> {
+    return (await this.db.selectFrom('zones').select('id').where('name', '=', name).executeTakeFirst()) !== undefined
+  }
+
+  async findById (id: string): Promise<ZoneWithAccount | undefined> {
+    return await this.base().where('z.id', '=', id).executeTakeFirst()
+  }
+
+  async update (id: string, changes: ZoneChanges): Promise<ZoneRow> {
+    const row = await this.db.updateTable('zones')
+      .set(eb => ({ ...changes, version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+      .where('id', '=', id)
+      .returningAll()
       .executeTakeFirst()
+    if (row === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    return row
+  }
+
+  async deleteById (id: string): Promise<void> {
+    await this.db.deleteFrom('rrsets').where('zone_id', '=', id).execute()
+    await this.db.deleteFrom('zones').where('id', '=', id).execute()
   }
 
   async delete (name: string, scope: Scope): Promise<boolean> {
-    if (scope.accountIds.length === 0) return false
-    const r = await this.db.deleteFrom('zones')
-      .where('name', '=', name)
-      .where('account_id', 'in', scope.accountIds)
-      .executeTakeFirst()
-    return Number(r.numDeletedRows) > 0
+    const zone = await this.findByName(name, scope)
+    if (zone === undefined) return false
+    await this.deleteById(zone.id)
+    return true
+  }
+
+  async aliasesOf (zoneId: string): Promise<ZoneRow[]> {
+    return await this.db.selectFrom('zones').selectAll().where('original_zone_id', '=', zoneId).orderBy('name').execute()
+  }
+
+  private filtered (scope: Scope, filter: ZoneFilter): ZoneQuery {
+    let q = this.base().where('z.account_id', 'in', scope.accountIds)
+    if (filter.name !== undefined && filter.name !== '') {
+      const pattern = '%' + filter.name.replace(/[\\%_]/g, c => '\\' + c) + '%'
+      q = q.where(sql<boolean>`z.name like ${pattern} escape '\\'`)
+    }
+    if (filter.type !== undefined) q = q.where('z.zone_type', '=', filter.type)
+    if (filter.status !== undefined) q = q.where('z.status', '=', filter.status)
+    if (filter.accountNameKey !== undefined) q = q.where('z.account_name_key', '=', filter.accountNameKey)
+    if (filter.network2 !== undefined) q = q.where('z.network2', '=', filter.network2 ? 1 : 0)
+    return q
+  }
+
+  /**
+   * One page of the zone list. Keyset paging (STYLE: cost independent of depth): the order is
+   * (sort column, name), and `after`/`before` are positions in that order.
+   */
+  async list (query: ZoneListQuery): Promise<ZoneWithAccount[]> {
+    if (query.scope.accountIds.length === 0) return []
+    const col = SORT_COLUMN[query.sort]
+    const backwards = query.before !== undefined
+    // Reading backwards flips the order, then the page is flipped back.
+    const descending = query.reverse !== backwards
+    const dir = descending ? 'desc' : 'asc'
+    let q = this.filtered(query.scope, query.filter)
+    const pos = query.after ?? query.before
+    if (pos !== undefined) {
+      const cmp = descending ? '<' : '>'
+      q = col === 'z.name'
+        ? q.where('z.name', cmp, pos.name)
+        : q.where(eb => eb.or([
+          eb(col, cmp, pos.value as never),
+          eb.and([eb(col, '=', pos.value as never), eb('z.name', cmp, pos.name)])
+        ]))
+    }
+    q = col === 'z.name' ? q.orderBy('z.name', dir) : q.orderBy(col, dir).orderBy('z.name', dir)
+    if (query.offset !== undefined && query.offset > 0) q = q.offset(query.offset)
+    const rows = await q.limit(query.limit).execute()
+    return backwards ? rows.reverse() : rows
+  }
+
+  async count (scope: Scope, filter: ZoneFilter): Promise<number> {
+    if (scope.accountIds.length === 0) return 0
+    const r = await this.filtered(scope, filter).clearSelect().select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    return Number((r as unknown as { n: number }).n)
   }
 }
