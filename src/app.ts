@@ -7,6 +7,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { accountRoutes } from './api/routes/accounts/index.ts'
 import { authorizationRoutes } from './api/routes/authorization/index.ts'
 import { systemRoutes } from './api/routes/system/index.ts'
+import { taskRoutes } from './api/routes/tasks/index.ts'
+import { zoneExportRoutes } from './api/routes/zones/export.ts'
+import { zoneListRoutes } from './api/routes/zones/list.ts'
 import { registerAuth } from './api/plugins/auth.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
 import { registerErrorHandler } from './api/plugins/error-handler.ts'
@@ -14,16 +17,22 @@ import { registerMetrics } from './api/plugins/metrics.ts'
 import { registerRateLimit } from './api/plugins/rate-limit.ts'
 import { rewriteVersionPrefix } from './api/plugins/version-prefix.ts'
 import type { AuthService } from './auth/auth-service.ts'
-import type { Config } from './config/config.ts'
+import { DEFAULT_NAMESERVERS, type Config } from './config/config.ts'
 import type { Store } from './store/store.ts'
 import { VERSION } from './version.ts'
+import { SecretBox } from './auth/secrets.ts'
+import { zoneRoutes } from './api/routes/zones/index.ts'
+import multipart from '@fastify/multipart'
+import { systemClock } from './util/time.ts'
 
 export interface AppDeps {
   store: Store
   auth: AuthService
-  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'>
+  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey'>>
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger
+  /** The task runner, woken when a route creates a task (without one, tasks wait for a runner). */
+  tasks?: { wake (): void }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -77,9 +86,22 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
   app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
 
+  await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit, files: 2, fields: 4, parts: 4 } })
   registerAuth(app, deps.auth)
   await app.register(systemRoutes)
   await app.register(authorizationRoutes, { auth: deps.auth })
   await app.register(accountRoutes, { store: deps.store })
+  await app.register(zoneRoutes, {
+    zones: {
+      store: deps.store,
+      nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
+      secrets: new SecretBox(deps.config.secretKey),
+      clock: systemClock
+    },
+    tasks: deps.tasks
+  })
+  await app.register(zoneListRoutes, { store: deps.store })
+  await app.register(taskRoutes, { store: deps.store })
+  await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
   return app
 }

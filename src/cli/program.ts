@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander'
 import { AdminInputError, UserAdmin } from '../auth/user-admin.ts'
 import { GROUPS } from '../auth/permissions.ts'
 import { ConfigError, loadConfig } from '../config/config.ts'
+import { ZonalError } from '../errors/catalog.ts'
 import { openStore } from '../store/open-store.ts'
 import type { Store } from '../store/store.ts'
 import { VERSION } from '../version.ts'
@@ -133,6 +134,19 @@ export function buildProgram (): Command {
       process.stdout.write(`user "${username}" is in group ${granted} of account "${accountName}"\n`)
     })
 
+  const zone = program.command('zone').description('support operations on zones')
+  zone.command('unsuspend <name>')
+    .description('make a suspended zone active again (support only; a primary\'s SOA serial is incremented)')
+    .action(async (name: string) => {
+      const updated = await withStore(async (store) => {
+        const { unsuspendZone } = await import('../zones/actions.ts')
+        const { SecretBox } = await import('../auth/secrets.ts')
+        const config = loadConfig()
+        return await unsuspendZone({ store, nameservers: config.nameservers, secrets: new SecretBox(config.secretKey), clock: () => new Date() }, { user: 'support (zonal cli)', ipAddress: null }, name)
+      })
+      process.stdout.write(`zone ${updated.name} is active again (serial ${updated.serial})\n`)
+    })
+
   const zonefile = program.command('zonefile').description('check and format BIND zone files')
   zonefile.command('check <file>')
     .description('print every problem (line, code, message); exit 1 when there is an error')
@@ -162,7 +176,7 @@ export async function runCli (argv: string[]): Promise<void> {
       process.exitCode = err.exitCode
       return
     }
-    if (err instanceof AdminInputError || err instanceof ConfigError) {
+    if (err instanceof AdminInputError || err instanceof ConfigError || err instanceof ZonalError) {
       process.stderr.write(`zonal: ${err.message}\n`)
       process.exitCode = 2
       return

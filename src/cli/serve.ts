@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import type { FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 import { buildApp } from '../app.ts'
@@ -6,6 +7,8 @@ import { AuthService } from '../auth/auth-service.ts'
 import type { Config } from '../config/config.ts'
 import { openStore } from '../store/open-store.ts'
 import type { Store } from '../store/store.ts'
+import { taskHandlers } from '../tasks/jobs/index.ts'
+import { TaskRunner } from '../tasks/runner.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -15,6 +18,8 @@ export interface RunningService {
   store: Store
   httpPort: number
   logger: Logger
+  /** The background task runner (started once the API listens). */
+  tasks: TaskRunner
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -27,6 +32,12 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
   const store = await openStore(config.databaseUrl)
   let app: FastifyInstance | undefined
+  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey }), {
+    workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
+    concurrency: config.taskConcurrency,
+    retentionSeconds: config.taskRetentionSeconds,
+    logger: logger.child({ part: 'tasks' })
+  })
   try {
     const applied = await store.migrate()
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated')
@@ -49,7 +60,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       addressMaxFailures: config.loginAddressMaxFailures,
       addressWindowSeconds: 900
     })
-    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }) })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})
@@ -58,6 +69,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   }
   const httpPort = (app.server.address() as AddressInfo).port
   logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
+
+  tasks.start()
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
@@ -71,6 +84,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     store,
     httpPort,
     logger,
+    tasks,
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
@@ -83,6 +97,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         } finally {
           clearInterval(idle)
         }
+        // Running jobs finish (and record their outcome) before the database closes.
+        await tasks.stop()
         await store.close()
         logger.info('shut down cleanly')
       })()

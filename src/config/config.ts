@@ -24,9 +24,14 @@ export interface Config {
   rateLimitMax: number
   rateLimitWindowSeconds: number
   bodyLimit: number
+  taskRetentionSeconds: number
+  taskConcurrency: number
 }
 
 export class ConfigError extends Error {}
+
+/** NS host names put into new zones when `ZONAL_NAMESERVERS` is not set. */
+export const DEFAULT_NAMESERVERS = ['ns1.zonal.test.', 'ns2.zonal.test.']
 
 type Env = Record<string, string | undefined>
 
@@ -52,7 +57,9 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_LOGIN_ADDRESS_MAX_FAILURES: { default: '20', description: 'Failed logins per client address per 15 minutes before the address is throttled; `0` disables.' },
   ZONAL_RATE_LIMIT_MAX: { default: '1200', description: 'Requests per window per token and per client address; `0` disables rate limiting.' },
   ZONAL_RATE_LIMIT_WINDOW: { default: '60', description: 'Rate-limit window in seconds.' },
-  ZONAL_BODY_LIMIT: { default: '10485760', description: 'Largest accepted request body in bytes.' }
+  ZONAL_BODY_LIMIT: { default: '10485760', description: 'Largest accepted request body in bytes.' },
+  ZONAL_TASK_RETENTION: { default: '604800', description: 'Seconds a finished background task (and its result file) is kept before it is deleted.' },
+  ZONAL_TASK_CONCURRENCY: { default: '2', description: 'Background tasks (such as zone exports) this node runs at once.' }
 }
 
 function text (env: Env, name: string, fallback: string): string {
@@ -91,7 +98,7 @@ export function loadConfig (env: Env = process.env): Config {
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,
-    nameservers: list(env, 'ZONAL_NAMESERVERS', ['ns1.zonal.test.', 'ns2.zonal.test.']),
+    nameservers: list(env, 'ZONAL_NAMESERVERS', DEFAULT_NAMESERVERS),
     nodeName: text(env, 'ZONAL_NODE_NAME', 'local'),
     resolvers: list(env, 'ZONAL_RESOLVERS', []),
     secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
@@ -103,6 +110,8 @@ export function loadConfig (env: Env = process.env): Config {
     loginAddressMaxFailures: int(env, 'ZONAL_LOGIN_ADDRESS_MAX_FAILURES', 20, 0, 100000),
     rateLimitMax: int(env, 'ZONAL_RATE_LIMIT_MAX', 1200, 0, 10_000_000),
     rateLimitWindowSeconds: int(env, 'ZONAL_RATE_LIMIT_WINDOW', 60, 1, 3600),
-    bodyLimit: int(env, 'ZONAL_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024)
+    bodyLimit: int(env, 'ZONAL_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    taskRetentionSeconds: int(env, 'ZONAL_TASK_RETENTION', 604800, 60, 3650 * 86400),
+    taskConcurrency: int(env, 'ZONAL_TASK_CONCURRENCY', 2, 1, 64)
   }
 }

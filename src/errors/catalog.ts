@@ -56,7 +56,44 @@ export const catalog = {
 
   // Tasks.
   TASK_NOT_FOUND: { status: 404, errorCode: 54001, message: 'Cannot find the task status for the input taskId' },
-  TASK_NOT_COMPLETE: { status: 400, errorCode: 54004, message: 'Invalid task status; Task not yet completed' }
+  TASK_NOT_COMPLETE: { status: 400, errorCode: 54004, message: 'Invalid task status; Task not yet completed' },
+
+  // Zone operations.
+  ZONE_TYPE_INVALID: { status: 400, errorCode: 53001, message: 'Invalid zone type' },
+  ZONE_CREATE_TYPE_INVALID: { status: 400, errorCode: 53004, message: 'Invalid primary zone create type.' },
+  ZONE_CREATE_TYPE_UNAVAILABLE: { status: 400, errorCode: 53004, message: 'Invalid primary zone create type. {0} is not available.' },
+  PRIMARY_NAME_SERVER_INVALID: { status: 400, errorCode: 53002, message: 'Invalid primary name server: {0}' },
+  ZONE_ORIGINAL_NOT_PRIMARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is not a primary zone of the account.' },
+  ZONE_HAS_ALIASES: { status: 400, errorCode: 1811, message: 'Zone has alias zones and cannot be deleted: {0}' },
+  ZONE_IS_ALIAS: { status: 400, errorCode: 230000, message: 'Alias zone cannot be updated' },
+  ZONE_SUSPENDED: { status: 400, errorCode: 1813, message: 'Zone is suspended and cannot be changed.' },
+  ZONE_ALREADY_SUSPENDED: { status: 400, errorCode: 1814, message: 'Zone is already suspended.' },
+  ZONE_NOT_SUSPENDED: { status: 400, errorCode: 1815, message: 'Zone is not suspended.' },
+  ZONE_CONVERSION_INVALID: { status: 400, errorCode: 150014, message: 'Invalid conversion: Can not convert from \'{0}\' to \'{1}\'.' },
+  ZONE_UNALIAS_SUSPENDED: { status: 400, errorCode: 59006, message: 'Can not unalias the suspended zone {0}' },
+  ZONE_SECTION_NOT_ALLOWED: { status: 400, errorCode: 53005, message: 'Invalid input: {0} cannot be set for a {1} zone.' },
+  ZONE_FILE_REQUIRED: { status: 400, errorCode: 70009, message: 'One file must be specified: json or file' },
+  ZONE_FILE_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  RESTRICT_IP_REQUIRED: { status: 400, errorCode: 120001, message: 'One of (startIP,endIP), cidr or singleIP is required to be set in {0}[{1}]' },
+  RESTRICT_CIDR_INVALID: { status: 400, errorCode: 120002, message: 'The contents of provided CIDR \'{0}\' are not valid in {1}[{2}].cidr' },
+  RESTRICT_FAMILY_MISMATCH: { status: 400, errorCode: 120003, message: '\'{0}\' and \'{1}\' must belong to same IP family (IPv6 or IPv4) in {2}[{3}].(startIP,endIP)' },
+  RESTRICT_RANGE_INVALID: { status: 400, errorCode: 120004, message: 'endIP \'{0}\' must be equal or grater than startIP \'{1}\' in {2}[{3}].(startIP,endIP)' },
+  TSIG_KEY_NAME_INVALID: { status: 400, errorCode: 120006, message: 'The TSIG key name \'{0}\' is not valid in {1}.tsigKeyName' },
+  TSIG_KEY_VALUE_INVALID: { status: 400, errorCode: 120007, message: 'The TSIG key value is not valid in {0}.tsigKeyValue' },
+  TSIG_ALGORITHM_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}.tsigAlgorithm must be one of {1}' },
+  RESTRICT_IP_INVALID: { status: 400, errorCode: 120009, message: 'The IP \'{0}\' is not valid in {1}[{2}]' },
+  NOTIFY_IP_INVALID: { status: 400, errorCode: 120010, message: 'The IP \'{0}\' is not valid in {1}[{2}].notifyAddress' },
+  JSON_PATCH_INVALID: { status: 400, errorCode: 170003, message: 'Invalid JSON patch. {0}' },
+  JSON_PATCH_FAILED: { status: 400, errorCode: 170001, message: 'Error in applying patch: {0}' },
+  JSON_PATCH_UNSUPPORTED_OP: { status: 400, errorCode: 170004, message: 'Unsupported operation type: {0}' },
+
+  // Zone list.
+  ZONE_LIST_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+
+  // Zone export and tasks (background work).
+  EXPORT_TOO_MANY_ZONES: { status: 400, errorCode: 53007, message: 'The provided number of zones ({0}) exceeds allowed limit ({1})' },
+  TASK_RESULT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  TASK_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog
@@ -78,6 +115,8 @@ export class ZonalError extends Error {
   readonly code: ErrorName
   readonly def: ErrorDef
   readonly params: readonly (string | number)[]
+  /** Several messages for one code (e.g. every problem of an uploaded zone file), one list item each. */
+  details?: readonly string[]
 
   constructor (code: ErrorName, ...params: (string | number)[]) {
     const def: ErrorDef = catalog[code]
@@ -85,6 +124,13 @@ export class ZonalError extends Error {
     this.code = code
     this.def = def
     this.params = params
+  }
+
+  /** One error carrying several items, each the catalog message filled with one detail. */
+  static many (code: ErrorName, details: readonly string[]): ZonalError {
+    const err = new ZonalError(code, details[0] ?? '')
+    err.details = details.map(d => formatMessage(catalog[code].message, [d]))
+    return err
   }
 
   get status (): number {

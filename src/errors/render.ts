@@ -18,6 +18,7 @@ export interface ErrorObject extends ErrorItem {
  */
 export function renderError (err: ZonalError): ErrorItem[] | ErrorObject {
   const item: ErrorItem = { errorCode: err.def.errorCode, errorMessage: err.message }
+  if (err.details !== undefined && err.def.shape !== 'object') return err.details.map(m => ({ errorCode: err.def.errorCode, errorMessage: m }))
   if (err.def.shape !== 'object') return [item]
   const oauth = /^(invalid_\w+):/.exec(err.message)
   if (oauth === null) return item

@@ -10,6 +10,18 @@ export type EngineName = 'sqlite' | 'postgres'
 export interface Engine {
   readonly name: EngineName
   readonly db: Kysely<Database>
+  /**
+   * The engine takes row locks that other transactions can skip (`SELECT … FOR UPDATE SKIP
+   * LOCKED`, PostgreSQL). Without it (SQLite), writers are serialised, so a single
+   * `UPDATE … RETURNING` is atomic already.
+   */
+  readonly supportsSkipLocked?: boolean
+  /**
+   * The PostgreSQL schema holding Zonal's tables when the URL names one. The migrator looks for
+   * its own tables there (without it, Kysely's introspection finds them in any schema of the
+   * database and skips creating them in a fresh one).
+   */
+  readonly schema?: string
   /** Run `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing). */
   transaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
   isUniqueViolation (err: unknown): boolean

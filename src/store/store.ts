@@ -112,6 +112,8 @@ export interface ZoneFilter {
   status?: ZoneRow['status']
   accountNameKey?: string
   network2?: boolean
+  /** Only the v1/v2 lists filter by DNSSEC state (`q=dnssec_status:`). */
+  dnssecStatus?: ZoneRow['dnssec_status']
 }
 
 /** Position of a keyset page: the sort value and name of the row next to it. */
@@ -129,8 +131,11 @@ export interface ZoneListQuery {
   limit: number
   /** Rows strictly after this position in the (possibly reversed) order. */
   after?: ZoneCursor
-  /** Rows strictly before this position (read backwards, returned in list order). */
-  before?: ZoneCursor
+  /**
+   * Rows strictly before this position (read backwards, returned in list order); `'end'`: the
+   * last `limit` rows of the list (the "last page").
+   */
+  before?: ZoneCursor | 'end'
   /** Offset paging (v1/v2 lists). */
   offset?: number
 }
@@ -169,6 +174,8 @@ export interface StoredRrset {
 export interface RrsetStore {
   insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void>
   deleteAll (zoneId: string): Promise<void>
+  /** Replace (or add) the rrset of the same owner and type. */
+  replace (zoneId: string, rrset: StoredRrset): Promise<void>
   /** Rrsets in canonical order (owner key, then type), a page at a time after a position. */
   list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]>
   /** Number of records (not rrsets) of the zone. */
@@ -180,12 +187,77 @@ export interface NewTask {
   userId: string | null
   kind: string
   message: string
+  /** JSON-serialisable input of the job (for an export: the zone ids). */
   payload?: unknown
 }
 
+/** A task without its result file: what status and list calls read. */
+export type TaskInfo = Omit<TaskRow, 'result_data'> & { has_data: boolean }
+
+/** The file a finished task produced (`GET /tasks/{id}/result`). */
+export interface TaskResultFile {
+  data: Uint8Array
+  /** Exactly `text/plain` or `application/zip` for exports: no charset. */
+  contentType: string
+  /** Without the dot: `zone`, `zip`. */
+  extension: string
+  fileName: string
+}
+
+export type TaskSort = 'CODE' | 'CONTENT_TYPE' | 'EXTENSIONS' | 'HAS_DATA' | 'DATE'
+
+export interface TaskListQuery {
+  code?: TaskRow['code']
+  hasData?: boolean
+  offset: number
+  limit: number
+  sort: TaskSort
+  /** Descending instead of ascending. */
+  reverse: boolean
+}
+
+/** What {@link TaskStore.recoverExpired} did. */
+export interface RecoveredTasks {
+  /** Back to PENDING, to be run again. */
+  requeued: number
+  /** Out of attempts: now ERROR. */
+  failed: number
+}
+
+/**
+ * Durable background tasks. A worker claims a PENDING task with a lease (`locked_by`,
+ * `locked_until`); every later write of the worker names its `workerId` and is refused (returns
+ * false) once the lease went to someone else, so a worker that lost its task cannot overwrite it.
+ */
 export interface TaskStore {
   create (task: NewTask): Promise<TaskRow>
-  findById (id: string, scope: Scope): Promise<TaskRow | undefined>
+  findById (id: string, scope: Scope): Promise<TaskInfo | undefined>
+  /** The result file of a COMPLETE task of the scope that has one. */
+  result (id: string, scope: Scope): Promise<TaskResultFile | undefined>
+  list (scope: Scope, query: TaskListQuery): Promise<{ rows: TaskInfo[], total: number }>
+  /** Returns whether a task of the scope was deleted. */
+  delete (id: string, scope: Scope): Promise<boolean>
+  /**
+   * Atomically take the oldest PENDING task whose `run_at` has come: IN_PROCESS, locked by
+   * `workerId` for `leaseSeconds`, attempts + 1. Several workers (and nodes) never get the same
+   * task (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite serialises writers).
+   */
+  claim (workerId: string, leaseSeconds: number): Promise<TaskRow | undefined>
+  /** Record progress (`progress` in percent, 0–100) and extend the lease. */
+  progress (id: string, workerId: string, message: string, progress: number, leaseSeconds: number): Promise<boolean>
+  /** Extend the lease only (the runner's heartbeat while a job runs). */
+  heartbeat (id: string, workerId: string, leaseSeconds: number): Promise<boolean>
+  /** COMPLETE with an optional result file; releases the lease. */
+  complete (id: string, workerId: string, result: TaskResultFile | null, message: string): Promise<boolean>
+  /** ERROR with the reason; releases the lease. */
+  fail (id: string, workerId: string, message: string): Promise<boolean>
+  /**
+   * Tasks IN_PROCESS whose lease expired (their worker stopped): back to PENDING while
+   * attempts < `maxAttempts`, else ERROR "Task failed: the worker running it stopped (N attempts)".
+   */
+  recoverExpired (maxAttempts: number): Promise<RecoveredTasks>
+  /** Delete COMPLETE and ERROR tasks last changed before `iso`; returns how many. */
+  deleteFinishedBefore (iso: string): Promise<number>
 }
 
 export interface NewAuditRecord {

@@ -1,5 +1,5 @@
 import { sortRecords } from '../zone/checks/sort.ts'
-import { nameEquals, nameToString, relativeName, type WireName } from '../zone/name.ts'
+import { compareNames, nameEquals, nameToString, relativeName, type WireName } from '../zone/name.ts'
 import { formatRdata, typeName } from '../zone/rdata/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 
@@ -18,6 +18,36 @@ export interface WriteOptions {
   chunkLines?: number
 }
 
+/** The header of a zone file: comments naming the zone, creation time and record count, then `$ORIGIN`. */
+export function zoneHeader (origin: WireName, createdAt: Date, recordCount: number): string {
+  const originText = nameToString(origin)
+  return `; Zone ${originText}\n; Created ${createdAt.toISOString()}\n; Records ${recordCount}\n$ORIGIN ${originText}\n`
+}
+
+/** Record lines: owner relative to the origin, TTL, class, type, rdata; pool comments before an rrset. */
+class LineFormatter {
+  private prevOwner: WireName | undefined
+  private prevOwnerText = ''
+  private prevType = -1
+
+  constructor (private readonly origin: WireName, private readonly poolComment: WriteOptions['poolComment']) {}
+
+  line (r: ZoneRecord): string {
+    let out = ''
+    const sameOwner = this.prevOwner !== undefined && (this.prevOwner === r.owner || nameEquals(this.prevOwner, r.owner))
+    if (!sameOwner) {
+      this.prevOwner = r.owner
+      this.prevOwnerText = relativeName(r.owner, this.origin)
+    }
+    if (this.poolComment !== undefined && (!sameOwner || this.prevType !== r.type)) {
+      const comment = this.poolComment(r.owner, r.type)
+      if (comment !== undefined) out += `; ${comment.replace(/[\r\n]+/g, ' ')}\n`
+    }
+    this.prevType = r.type
+    return out + `${this.prevOwnerText}\t${r.ttl}\tIN\t${typeName(r.type)}\t${formatRdata(r.type, r.rdata)}\n`
+  }
+}
+
 /**
  * The zone as deterministic BIND text, in chunks: header comments (creation time and record
  * count), `$ORIGIN`, the apex SOA, the apex NS records, then every other record in canonical
@@ -29,36 +59,22 @@ export function * writeZoneChunks (records: readonly ZoneRecord[], opts: WriteOp
   const sorted = opts.sorted === true ? records : sortRecords(records).records
   const { origin } = opts
   const chunkLines = opts.chunkLines ?? 4096
-  const originText = nameToString(origin)
-  let out = `; Zone ${originText}\n; Created ${opts.createdAt.toISOString()}\n; Records ${sorted.length}\n$ORIGIN ${originText}\n`
+  const formatter = new LineFormatter(origin, opts.poolComment)
+  let out = zoneHeader(origin, opts.createdAt, sorted.length)
   let lines = 0
-  let prevOwner: WireName | undefined
-  let prevOwnerText = ''
-  let prevType = -1
 
   const isApexHead = (r: ZoneRecord): boolean => (r.type === SOA || r.type === NS) && nameEquals(r.owner, origin)
   const apexHead = sorted.filter(r => r.type === SOA && nameEquals(r.owner, origin))
     .concat(sorted.filter(r => r.type === NS && nameEquals(r.owner, origin)))
 
-  function line (r: ZoneRecord): void {
-    const sameOwner = prevOwner !== undefined && (prevOwner === r.owner || nameEquals(prevOwner, r.owner))
-    if (!sameOwner) {
-      prevOwner = r.owner
-      prevOwnerText = relativeName(r.owner, origin)
-    }
-    if (opts.poolComment !== undefined && (!sameOwner || prevType !== r.type)) {
-      const comment = opts.poolComment(r.owner, r.type)
-      if (comment !== undefined) out += `; ${comment.replace(/[\r\n]+/g, ' ')}\n`
-    }
-    prevType = r.type
-    out += `${prevOwnerText}\t${r.ttl}\tIN\t${typeName(r.type)}\t${formatRdata(r.type, r.rdata)}\n`
+  for (const r of apexHead) {
+    out += formatter.line(r)
     lines++
   }
-
-  for (const r of apexHead) line(r)
   for (const r of sorted) {
     if (isApexHead(r)) continue
-    line(r)
+    out += formatter.line(r)
+    lines++
     if (lines >= chunkLines) {
       yield out
       out = ''
@@ -66,6 +82,57 @@ export function * writeZoneChunks (records: readonly ZoneRecord[], opts: WriteOp
     }
   }
   if (out !== '') yield out
+}
+
+/**
+ * The record lines of {@link writeZoneChunks} for records that arrive a page at a time, already
+ * in canonical order (as the store lists them), so a zone of any size is written without holding
+ * its records. The header needs the record count, known only at the end: write
+ * `zoneHeader(origin, createdAt, writer.count)` before the lines.
+ *
+ * @remarks Records up to the apex are held back until the apex has passed, so the apex SOA and
+ * NS lines come first exactly as in {@link writeZoneChunks}; the same records give the same text.
+ */
+export class ZoneTextWriter {
+  /** Records written so far. */
+  count = 0
+  private readonly formatter: LineFormatter
+  private held: ZoneRecord[] | undefined = []
+
+  constructor (private readonly opts: Pick<WriteOptions, 'origin' | 'poolComment'>) {
+    this.formatter = new LineFormatter(opts.origin, opts.poolComment)
+  }
+
+  /** Lines for the next records in canonical order (possibly '' while the apex is held back). */
+  push (records: readonly ZoneRecord[]): string {
+    this.count += records.length
+    let i = 0
+    let out = ''
+    if (this.held !== undefined) {
+      while (i < records.length && compareNames(records[i]!.owner, this.opts.origin) <= 0) this.held.push(records[i++]!)
+      if (i === records.length) return ''
+      out = this.release()
+    }
+    for (; i < records.length; i++) out += this.formatter.line(records[i]!)
+    return out
+  }
+
+  /** The lines still held back (a zone that ends at its apex). */
+  end (): string {
+    return this.held === undefined ? '' : this.release()
+  }
+
+  private release (): string {
+    const held = this.held ?? []
+    this.held = undefined
+    const origin = this.opts.origin
+    const isHead = (r: ZoneRecord, type: number): boolean => r.type === type && nameEquals(r.owner, origin)
+    let out = ''
+    for (const r of held) if (isHead(r, SOA)) out += this.formatter.line(r)
+    for (const r of held) if (isHead(r, NS)) out += this.formatter.line(r)
+    for (const r of held) if (!isHead(r, SOA) && !isHead(r, NS)) out += this.formatter.line(r)
+    return out
+  }
 }
 
 /** The whole zone text at once (small zones, tests). */

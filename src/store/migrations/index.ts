@@ -2,6 +2,7 @@ import type { Kysely, Migration, MigrationProvider } from 'kysely'
 import type { EngineName } from '../engine.ts'
 import * as m0001 from './0001-foundation.ts'
 import * as m0002 from './0002-zone-order.ts'
+import * as m0003 from './0003-tasks.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -10,7 +11,8 @@ interface EngineMigration {
 /** Every migration in order. A new one is a new file and one line here; never edit a landed one. */
 const migrations: Record<string, EngineMigration> = {
   '0001-foundation': m0001,
-  '0002-zone-order': m0002
+  '0002-zone-order': m0002,
+  '0003-tasks': m0003
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

@@ -37,6 +37,8 @@ export async function openPostgresEngine (connectionString: string, schema?: str
   return {
     name: 'postgres',
     db,
+    supportsSkipLocked: true,
+    schema,
     async transaction (fn) {
       return await db.transaction().execute(fn)
     },

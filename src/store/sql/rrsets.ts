@@ -54,6 +54,13 @@ export class SqlRrsetStore implements RrsetStore {
     await this.db.deleteFrom('rrsets').where('zone_id', '=', zoneId).execute()
   }
 
+  async replace (zoneId: string, rrset: StoredRrset): Promise<void> {
+    await this.db.deleteFrom('rrsets')
+      .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
+      .execute()
+    await this.insertMany(zoneId, [rrset])
+  }
+
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
     let q = this.db.selectFrom('rrsets').selectAll().where('zone_id', '=', zoneId)
     if (after !== undefined) {

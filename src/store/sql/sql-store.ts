@@ -30,7 +30,7 @@ export class SqlStore implements Store {
     this.tokens = new SqlTokenStore(db)
     this.zones = new SqlZoneStore(db, engineImpl)
     this.rrsets = new SqlRrsetStore(db)
-    this.tasks = new SqlTaskStore(db)
+    this.tasks = new SqlTaskStore(db, engineImpl)
     this.audit = new SqlAuditStore(db)
   }
 
@@ -44,7 +44,7 @@ export class SqlStore implements Store {
   }
 
   async migrate (): Promise<string[]> {
-    const migrator = new Migrator({ db: this.engineImpl.db, provider: new ZonalMigrationProvider(this.engineImpl.name) })
+    const migrator = new Migrator({ db: this.engineImpl.db, provider: new ZonalMigrationProvider(this.engineImpl.name), migrationTableSchema: this.engineImpl.schema })
     const { error, results } = await migrator.migrateToLatest()
     if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
     return (results ?? []).filter(r => r.status === 'Success').map(r => r.migrationName)

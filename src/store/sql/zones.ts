@@ -15,6 +15,15 @@ const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_
 
 type ZoneQuery = SelectQueryBuilder<Database & { z: ZoneRow, a: Database['accounts'] }, 'z' | 'a', ZoneWithAccount>
 
+/** Index hints of a list query (SQLite only; see `SqlZoneStore.listHints`). */
+interface ListHints {
+  hideScope: boolean
+  hideStatus: boolean
+}
+const NO_HINTS: ListHints = { hideScope: false, hideStatus: false }
+/** From this many zones in the caller's accounts, a sorted page walks the order index. */
+const LARGE_SCOPE = 10_000
+
 export class SqlZoneStore implements ZoneStore {
   constructor (private readonly db: Kysely<Database>, private readonly engine: Engine) {}
 
@@ -103,22 +112,50 @@ export class SqlZoneStore implements ZoneStore {
     return await this.db.selectFrom('zones').selectAll().where('original_zone_id', '=', zoneId).orderBy('name').execute()
   }
 
-  private filtered (scope: Scope, filter: ZoneFilter): ZoneQuery {
-    let q = this.base().where('z.account_id', 'in', scope.accountIds)
+  /**
+   * The zones of `scope` matching `filter`. `hints` keep the scope or status term off an index on
+   * SQLite (`+column`, SQLite's documented way to do that): see {@link listHints}.
+   */
+  private filtered (scope: Scope, filter: ZoneFilter, hints: ListHints = NO_HINTS): ZoneQuery {
+    let q = hints.hideScope
+      ? this.base().where(sql<boolean>`+z.account_id in (${sql.join(scope.accountIds)})`)
+      : this.base().where('z.account_id', 'in', scope.accountIds)
     if (filter.name !== undefined && filter.name !== '') {
       const pattern = '%' + filter.name.replace(/[\\%_]/g, c => '\\' + c) + '%'
       q = q.where(sql<boolean>`z.name like ${pattern} escape '\\'`)
     }
     if (filter.type !== undefined) q = q.where('z.zone_type', '=', filter.type)
-    if (filter.status !== undefined) q = q.where('z.status', '=', filter.status)
+    if (filter.status !== undefined) {
+      q = hints.hideStatus ? q.where(sql<boolean>`+z.status = ${filter.status}`) : q.where('z.status', '=', filter.status)
+    }
     if (filter.accountNameKey !== undefined) q = q.where('z.account_name_key', '=', filter.accountNameKey)
     if (filter.network2 !== undefined) q = q.where('z.network2', '=', filter.network2 ? 1 : 0)
+    if (filter.dnssecStatus !== undefined) q = q.where('z.dnssec_status', '=', filter.dnssecStatus)
     return q
   }
 
   /**
+   * SQLite plans without statistics and takes any equality on an indexed column for a selective
+   * one, so it would read the list through the status index (or the account index) and sort every
+   * zone of the caller for each page. The status term never narrows much, so it is always kept off
+   * its index; the account term is kept off too when the caller's accounts hold many zones and the
+   * order is not by name (the account index already reads in name order), so the page is read along
+   * the index of the sort order and stops after `limit` rows. A small scope keeps the account index:
+   * sorting a few thousand rows beats walking the whole order index past other accounts' zones.
+   * PostgreSQL keeps statistics and plans this itself.
+   */
+  private async listHints (query: ZoneListQuery): Promise<ListHints> {
+    if (this.engine.name !== 'sqlite') return NO_HINTS
+    if (query.sort === 'NAME') return { hideStatus: true, hideScope: false }
+    const probe = this.db.selectFrom('zones').select(sql.lit(1).as('one')).where('account_id', 'in', query.scope.accountIds).limit(LARGE_SCOPE)
+    const { n } = await this.db.selectFrom(probe.as('s')).select(eb => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+    return { hideStatus: true, hideScope: Number(n) >= LARGE_SCOPE }
+  }
+
+  /**
    * One page of the zone list. Keyset paging (STYLE: cost independent of depth): the order is
-   * (sort column, name), and `after`/`before` are positions in that order.
+   * (sort column, name), and `after`/`before` are positions in that order, compared as row values
+   * so both engines read them as one index range. `before: 'end'` reads the last page.
    */
   async list (query: ZoneListQuery): Promise<ZoneWithAccount[]> {
     if (query.scope.accountIds.length === 0) return []
@@ -127,16 +164,13 @@ export class SqlZoneStore implements ZoneStore {
     // Reading backwards flips the order, then the page is flipped back.
     const descending = query.reverse !== backwards
     const dir = descending ? 'desc' : 'asc'
-    let q = this.filtered(query.scope, query.filter)
-    const pos = query.after ?? query.before
+    let q = this.filtered(query.scope, query.filter, await this.listHints(query))
+    const pos = query.after ?? (query.before === 'end' ? undefined : query.before)
     if (pos !== undefined) {
       const cmp = descending ? '<' : '>'
       q = col === 'z.name'
         ? q.where('z.name', cmp, pos.name)
-        : q.where(eb => eb.or([
-          eb(col, cmp, pos.value as never),
-          eb.and([eb(col, '=', pos.value as never), eb('z.name', cmp, pos.name)])
-        ]))
+        : q.where(eb => eb(eb.refTuple(col, 'z.name'), cmp, eb.tuple(pos.value as never, pos.name)))
     }
     q = col === 'z.name' ? q.orderBy('z.name', dir) : q.orderBy(col, dir).orderBy('z.name', dir)
     if (query.offset !== undefined && query.offset > 0) q = q.offset(query.offset)

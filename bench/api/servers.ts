@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { execFileSync } from 'node:child_process'
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from '../../src/app.ts'
+import { AuthService } from '../../src/auth/auth-service.ts'
+import { UserAdmin } from '../../src/auth/user-admin.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import type { Store } from '../../src/store/store.ts'
+
+/** A free TCP port on loopback. */
+export async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  await new Promise<void>(resolve => server.close(() => resolve()))
+  return port
+}
+
+export interface Zonal {
+  base: string
+  token: string
+  store: Store
+  app: FastifyInstance
+  close (): Promise<void>
+}
+
+/** Zonal's HTTP API on 127.0.0.1 (port 0) over a fresh SQLite file, with one Owner user. */
+export async function startZonal (dir: string): Promise<Zonal> {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const store = await openStore(`sqlite:${join(dir, 'zonal.db')}`)
+  await store.migrate()
+  const admin = new UserAdmin(store)
+  await admin.addAccount('bench')
+  await admin.addUser('bench', 'bench password')
+  await admin.grant('bench', 'bench', 'Owner')
+  const auth = new AuthService(store)
+  const app = await buildApp({ store, auth, config: { bodyLimit: 64 << 20, rateLimitMax: 0, rateLimitWindowSeconds: 60 } })
+  await app.listen({ host: '127.0.0.1', port: 0 })
+  const { accessToken } = await auth.login('bench', 'bench password', '127.0.0.1')
+  return {
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    token: accessToken,
+    store,
+    app,
+    async close () {
+      await app.close()
+      await store.close()
+    }
+  }
+}
+
+export interface PowerDns {
+  base: string
+  key: string
+  close (): Promise<void>
+}
+
+export function powerDnsAvailable (): boolean {
+  try {
+    execFileSync('sh', ['-c', 'command -v pdns_server && test -f /usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql && command -v sqlite3'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * PowerDNS Authoritative (gsqlite3 backend) with its HTTP API, DNS and web server on loopback
+ * ports of its own, in a fresh folder; as measured in reference/perf-anchors.md.
+ */
+export async function startPowerDns (dir: string): Promise<PowerDns> {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const db = join(dir, 'pdns.sqlite3')
+  execFileSync('sh', ['-c', `sqlite3 ${db} < /usr/share/doc/pdns-backend-sqlite3/schema.sqlite3.sql`])
+  const [dnsPort, apiPort] = [await freePort(), await freePort()]
+  const key = 'benchkey'
+  writeFileSync(join(dir, 'pdns.conf'), [
+    'launch=gsqlite3',
+    `gsqlite3-database=${db}`,
+    'local-address=127.0.0.1',
+    `local-port=${dnsPort}`,
+    'api=yes',
+    `api-key=${key}`,
+    'webserver=yes',
+    'webserver-address=127.0.0.1',
+    `webserver-port=${apiPort}`,
+    'webserver-allow-from=127.0.0.0/8',
+    'guardian=no',
+    'daemon=no',
+    'disable-syslog=yes',
+    'loglevel=3',
+    `socket-dir=${dir}`,
+    ''
+  ].join('\n'))
+  const child: ChildProcess = spawn('pdns_server', [`--config-dir=${dir}`], { stdio: 'ignore' })
+  const base = `http://127.0.0.1:${apiPort}`
+  for (let i = 0; i < 100; i++) {
+    try {
+      const res = await fetch(`${base}/api/v1/servers/localhost`, { headers: { 'X-API-Key': key } })
+      if (res.ok) break
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  return {
+    base,
+    key,
+    async close () {
+      child.kill('SIGTERM')
+      await new Promise(resolve => child.once('exit', resolve))
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import '@fastify/multipart'
+import type { FastifyRequest } from 'fastify'
+import { ZonalError } from '../../../errors/catalog.ts'
+import type { TaskRow } from '../../../store/schema.ts'
+import { UPLOAD_ZONE, type UploadZonePayload } from '../../../tasks/jobs/upload-zone.ts'
+import type { Caller, ZoneDeps } from '../../../zones/context.ts'
+
+/** Zone files larger than this (in characters) are parsed by a background task (202 + X-Task-Id). */
+export const UPLOAD_SYNC_LIMIT = 512 * 1024
+
+/**
+ * Queue an upload as a task. The account is resolved now (the task belongs to it); everything
+ * else is checked by the task, with the rules of a synchronous create.
+ */
+export async function createUploadTask (zones: ZoneDeps, caller: Caller, upload: { zone: unknown, file: string }): Promise<TaskRow> {
+  const props = (upload.zone as { properties?: { accountName?: unknown } } | undefined)?.properties
+  const named = typeof props?.accountName === 'string' ? caller.principal.membership(props.accountName) : undefined
+  const creatable = caller.principal.memberships.filter(m => caller.principal.can(m.accountId, 'create'))
+  const account = named ?? (creatable.length === 1 ? creatable[0] : undefined)
+  if (account === undefined || !caller.principal.can(account.accountId, 'create')) {
+    throw new ZonalError('PERMISSION_DENIED', 'create zones in this account')
+  }
+  const payload: UploadZonePayload = { userId: caller.principal.userId, ipAddress: caller.actor.ipAddress, body: upload.zone, file: upload.file }
+  return await zones.store.tasks.create({ accountId: account.accountId, userId: caller.principal.userId, kind: UPLOAD_ZONE, message: 'Pending', payload })
+}
+
+/**
+ * The parts of a zone upload (the Python client's layout): `zone` (the Zone Create DTO as
+ * JSON) and `file` (the BIND text). Both are required (70009 otherwise).
+ */
+export async function readUpload (request: FastifyRequest): Promise<{ zone: unknown, file: string }> {
+  let zone: unknown
+  let file: string | undefined
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      const buffer = await part.toBuffer()
+      if (part.fieldname === 'file') file = buffer.toString('utf8')
+      else if (part.fieldname === 'zone') zone = parseJsonPart(buffer.toString('utf8'))
+    } else if (part.fieldname === 'zone') {
+      zone = parseJsonPart(String(part.value))
+    } else if (part.fieldname === 'file') {
+      file = String(part.value)
+    }
+  }
+  if (zone === undefined || file === undefined) throw new ZonalError('ZONE_FILE_REQUIRED')
+  return { zone, file }
+}
+
+function parseJsonPart (text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    throw new ZonalError('MALFORMED_BODY', 'JSON (the zone part)')
+  }
+}

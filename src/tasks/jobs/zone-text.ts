@@ -1,0 +1,82 @@
+import { ZonalError } from '../../errors/catalog.ts'
+import type { StoredRrset, Store, ZoneWithAccount } from '../../store/store.ts'
+import { compareBytes } from '../../zone/checks/sort.ts'
+import { isSubdomain, nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
+import type { ZoneRecord } from '../../zone/record.ts'
+import { zoneHeader, ZoneTextWriter } from '../../zonefile/writer.ts'
+
+/** Rrsets read per query: a zone of any size is read in pages, never in one query. */
+export const EXPORT_PAGE_SIZE = 1000
+
+/**
+ * `name` moved from below `from` to below `to` (an alias zone's copy of its primary's owner).
+ * Names outside `from` are returned unchanged.
+ */
+function rename (name: WireName, from: WireName, to: WireName): WireName {
+  if (!isSubdomain(name, from)) return name
+  const prefix = name.subarray(0, name.length - from.length)
+  const out = new Uint8Array(prefix.length + to.length)
+  out.set(prefix)
+  out.set(to, prefix.length)
+  return out
+}
+
+/** The comment naming the pool of an rrset with a pool profile: `RDPool: <description>`. */
+export function poolCommentOf (profile: string, ownerName: string): string {
+  let parsed: { '@context'?: unknown, description?: unknown } = {}
+  try {
+    parsed = JSON.parse(profile) as typeof parsed
+  } catch {}
+  const context = typeof parsed['@context'] === 'string' ? parsed['@context'] : ''
+  const kind = /\/(\w+Pool)\.jsonschema$/.exec(context)?.[1] ?? 'Pool'
+  const description = typeof parsed.description === 'string' && parsed.description.trim() !== '' ? parsed.description : ownerName
+  return `${kind}: ${description}`
+}
+
+/** The records of one stored rrset, rdata in canonical (octet) order. */
+function recordsOf (rrset: StoredRrset, owner: WireName): ZoneRecord[] {
+  return [...rrset.rdata].sort(compareBytes).map(rdata => ({ owner, type: rrset.type, ttl: rrset.ttl, rdata }))
+}
+
+/**
+ * A zone as BIND text (zonefile writer: header comments with creation time and record count,
+ * `$ORIGIN`, SOA, apex NS, then the other records in canonical order, pool rrsets preceded by a
+ * comment naming the pool). The rrsets are read `EXPORT_PAGE_SIZE` at a time in canonical order.
+ * An alias zone is written as its primary's records with the owners moved under the alias name
+ * (names inside rdata are kept as they are).
+ *
+ * @param signal checked between pages; an aborted export stops with its reason.
+ * @throws ZonalError ZONE_NOT_FOUND when an alias's primary no longer exists.
+ */
+export async function storedZoneText (store: Store, zone: ZoneWithAccount, createdAt: Date, signal?: AbortSignal): Promise<string> {
+  let source: { id: string, name: string } = zone
+  if (zone.zone_type === 'ALIAS' && zone.original_zone_id !== null) {
+    const primary = await store.zones.findById(zone.original_zone_id)
+    if (primary === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    source = primary
+  }
+  const origin = parseName(zone.name)
+  const sourceOrigin = parseName(source.name)
+  const aliased = source !== zone
+  const pools = new Map<string, string>()
+  const writer = new ZoneTextWriter({ origin, poolComment: (owner, type) => pools.get(`${wireKey(owner)}/${type}`) })
+  const body: string[] = []
+  let after: { ownerKey: string, type: number } | undefined
+  for (;;) {
+    signal?.throwIfAborted()
+    const page = await store.rrsets.list(source.id, EXPORT_PAGE_SIZE, after)
+    const records: ZoneRecord[] = []
+    for (const rrset of page) {
+      const stored = parseName(rrset.ownerName)
+      const owner = aliased ? rename(stored, sourceOrigin, origin) : stored
+      if (rrset.profile !== null) pools.set(`${wireKey(owner)}/${rrset.type}`, poolCommentOf(rrset.profile, nameToString(owner)))
+      for (const r of recordsOf(rrset, owner)) records.push(r)
+    }
+    body.push(writer.push(records))
+    if (page.length < EXPORT_PAGE_SIZE) break
+    const last = page[page.length - 1]!
+    after = { ownerKey: last.ownerKey, type: last.type }
+  }
+  body.push(writer.end())
+  return zoneHeader(origin, createdAt, writer.count) + body.join('')
+}

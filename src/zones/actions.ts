@@ -1,0 +1,144 @@
+import { recordChange, type Actor } from '../audit/recorder.ts'
+import { ZonalError } from '../errors/catalog.ts'
+import type { ZoneRow } from '../store/schema.ts'
+import type { Store, ZoneWithAccount } from '../store/store.ts'
+import { parseName } from '../zone/name.ts'
+import { normalizeZone } from '../zone/checks/index.ts'
+import type { ZoneRecord } from '../zone/record.ts'
+import { renameRecord } from '../zone/rename.ts'
+import { nextSerial } from '../zone/serial.ts'
+import { changeCommentFrom, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
+import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
+import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
+
+async function audit (tx: Store, actor: Actor, zone: ZoneWithAccount, changeType: string, changes: { name: string, from?: unknown, to?: unknown }[], comment: string | null): Promise<void> {
+  await recordChange(tx, actor, {
+    accountId: zone.account_id,
+    accountName: zone.account_name,
+    objectType: 'ZONE',
+    changeType,
+    object: zone.name,
+    changes,
+    changeComment: comment
+  })
+}
+
+/**
+ * Operation 2, `DELETE /zones/{zoneName}`: the zone and its records; a primary that still has
+ * alias zones is refused.
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_HAS_ALIASES
+ */
+export async function deleteZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<void> {
+  const zone = await zoneFor(deps, caller, name, 'delete')
+  const comment = changeCommentFrom(body)
+  await deps.store.transaction(async (tx) => {
+    const aliases = await tx.zones.aliasesOf(zone.id)
+    if (aliases.length > 0) throw new ZonalError('ZONE_HAS_ALIASES', aliases.map(a => a.name).join(', '))
+    await tx.zones.deleteById(zone.id)
+    await audit(tx, caller.actor, zone, 'DELETE', [{ name: 'zone', from: zone.zone_type }], comment)
+  })
+}
+
+/**
+ * Operation 5, `POST /zones/{zoneName}/convert`: a secondary becomes a primary with the data it
+ * holds; its primary name servers and transfer state are dropped.
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_SUSPENDED
+ */
+export async function convertZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+  const zone = await zoneFor(deps, caller, name, 'write')
+  if (zone.zone_type !== 'SECONDARY') throw new ZonalError('ZONE_CONVERSION_INVALID', zone.zone_type, 'PRIMARY')
+  if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
+  const comment = changeCommentFrom(body)
+  return await deps.store.transaction(async (tx) => {
+    const updated = await tx.zones.update(zone.id, {
+      zone_type: 'PRIMARY',
+      primary_name_servers: null,
+      transfer_status: null,
+      notification_email: null,
+      restrict_ip_list: JSON.stringify([]),
+      notify_addresses: JSON.stringify([])
+    })
+    await audit(tx, caller.actor, zone, 'CONVERT', [{ name: 'type', from: 'SECONDARY', to: 'PRIMARY' }], comment)
+    return updated
+  })
+}
+
+/**
+ * Operation 6, `POST /zones/{zoneName}/unalias`: the alias gets a copy of its primary's records
+ * (renamed to the alias) and settings, and the link is removed.
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_UNALIAS_SUSPENDED
+ */
+export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+  const zone = await zoneFor(deps, caller, name, 'unalias')
+  if (zone.zone_type !== 'ALIAS') throw new ZonalError('ZONE_CONVERSION_INVALID', zone.zone_type, 'PRIMARY')
+  if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_UNALIAS_SUSPENDED', zone.name)
+  const comment = changeCommentFrom(body)
+  const original = zone.original_zone_id === null ? undefined : await deps.store.zones.findById(zone.original_zone_id)
+  const records: ZoneRecord[] = []
+  if (original !== undefined) {
+    const from = parseName(original.name)
+    const to = parseName(zone.name)
+    for await (const r of readZoneRecords(deps.store, original.id)) records.push(renameRecord(r, from, to))
+  }
+  const rrsets = toStoredRrsets(normalizeZone(records, parseName(zone.name)).records)
+  return await deps.store.transaction(async (tx) => {
+    await tx.rrsets.deleteAll(zone.id)
+    await tx.rrsets.insertMany(zone.id, rrsets)
+    const updated = await tx.zones.update(zone.id, {
+      zone_type: 'PRIMARY',
+      original_zone_id: null,
+      record_count: countRecords(rrsets),
+      serial: original?.serial ?? 0,
+      restrict_ip_list: original?.restrict_ip_list ?? JSON.stringify([]),
+      tsig: original?.tsig ?? null,
+      notify_addresses: original?.notify_addresses ?? JSON.stringify([])
+    })
+    await audit(tx, caller.actor, zone, 'UNALIAS', [{ name: 'type', from: 'ALIAS', to: 'PRIMARY' }, { name: 'originalZoneName', from: original?.name ?? null, to: null }], comment)
+    return updated
+  })
+}
+
+/**
+ * Operation 7, `POST /zones/{zoneName}/suspend`: Owner, Administrators and DNSAdministrators only
+ * (the `suspend` permission). The zone stays readable; updates are refused and it is not served.
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_ALREADY_SUSPENDED
+ */
+export async function suspendZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+  const zone = await zoneFor(deps, caller, name, 'suspend')
+  if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_ALREADY_SUSPENDED')
+  const comment = changeCommentFrom(body)
+  return await deps.store.transaction(async (tx) => {
+    const updated = await tx.zones.update(zone.id, { status: 'SUSPENDED' })
+    await audit(tx, caller.actor, zone, 'SUSPEND', [{ name: 'status', from: 'ACTIVE', to: 'SUSPENDED' }], comment)
+    return updated
+  })
+}
+
+/**
+ * The support-only reverse of suspend (no API endpoint; `zonal zone unsuspend`): the zone is
+ * active again and, for a primary, its SOA serial is incremented so secondaries pick it up.
+ * @throws ZonalError ZONE_NOT_FOUND, ZONE_NOT_SUSPENDED
+ */
+export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string): Promise<ZoneRow> {
+  const all = (await deps.store.accounts.list()).map(a => a.id)
+  const zone = await deps.store.zones.findByName(zoneNameFrom(name), { accountIds: all })
+  if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+  if (zone.status !== 'SUSPENDED') throw new ZonalError('ZONE_NOT_SUSPENDED')
+  return await deps.store.transaction(async (tx) => {
+    let serial = zone.serial
+    if (zone.zone_type === 'PRIMARY') {
+      const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === 6)
+      if (apex !== undefined && apex.rdata[0] !== undefined) {
+        const rdata = Uint8Array.from(apex.rdata[0])
+        serial = nextSerial(readSoa(rdata).serial, deps.clock())
+        new DataView(rdata.buffer).setUint32(soaSerialOffset(rdata), serial)
+        const owner = parseName(apex.ownerName)
+        const [rrset] = toStoredRrsets([{ owner, type: 6, ttl: apex.ttl, rdata }])
+        await tx.rrsets.replace(zone.id, rrset!)
+      }
+    }
+    const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial })
+    await audit(tx, actor, zone, 'UNSUSPEND', [{ name: 'status', from: 'SUSPENDED', to: 'ACTIVE' }, { name: 'serial', from: zone.serial, to: serial }], null)
+    return updated
+  })
+}

@@ -1,0 +1,54 @@
+import type { Actor } from '../audit/recorder.ts'
+import type { Principal } from '../auth/principal.ts'
+import type { Permission } from '../auth/permissions.ts'
+import type { SecretBox } from '../auth/secrets.ts'
+import { ZonalError } from '../errors/catalog.ts'
+import type { Store, ZoneWithAccount } from '../store/store.ts'
+import { NameError, normalizeZoneName } from '../zone/name.ts'
+import type { Clock } from '../util/time.ts'
+
+/** What the zone use cases need: the store, settings, and the time. */
+export interface ZoneDeps {
+  store: Store
+  /** NS host names put into new zones (`ZONAL_NAMESERVERS`). */
+  nameservers: readonly string[]
+  secrets: SecretBox
+  clock: Clock
+}
+
+/** The caller of a use case: who (for permissions) and how they appear in the audit log. */
+export interface Caller {
+  principal: Principal
+  actor: Actor
+}
+
+/** A zone name from the API, normalised; invalid names give 2507 "Invalid zone name.". */
+export function zoneNameFrom (input: string): string {
+  try {
+    return normalizeZoneName(input)
+  } catch (err) {
+    if (err instanceof NameError) throw new ZonalError('ZONE_NAME_INVALID')
+    throw err
+  }
+}
+
+/**
+ * The zone `name` as the caller sees it: not found (1801) when it does not exist or belongs to an
+ * account the caller cannot read; 403 when the caller may read but lacks `permission`.
+ */
+export async function zoneFor (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<ZoneWithAccount> {
+  const zone = await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read'))
+  if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+  if (!caller.principal.can(zone.account_id, permission)) throw new ZonalError('PERMISSION_DENIED', `${permission} the zone ${zone.name}`)
+  return zone
+}
+
+/** `changeComment`: optional, at most 512 characters. */
+export function changeCommentFrom (body: unknown): string | null {
+  if (typeof body !== 'object' || body === null) return null
+  const c = (body as { changeComment?: unknown }).changeComment
+  if (c === undefined || c === null) return null
+  if (typeof c !== 'string') throw new ZonalError('INVALID_INPUT', 'changeComment must be a string')
+  if (c.length > 512) throw new ZonalError('INVALID_INPUT', 'changeComment must be at most 512 characters')
+  return c === '' ? null : c
+}
