@@ -75,21 +75,26 @@ async function exportZonal (z: Zonal, names: string[]): Promise<number> {
   const res = await zonalPost(z, '/zones/export', { zoneNames: names })
   const id = res.headers.get('x-task-id')
   if (res.status !== 202 || id === null) throw new Error(`export: ${res.status} ${await res.text()}`)
-  for (;;) {
+  const deadline = Date.now() + 600_000
+  while (Date.now() < deadline) {
     const task = await (await fetch(`${z.base}/tasks/${id}`, { headers: { authorization: `Bearer ${z.token}` } })).json() as { code: string, message: string }
     if (task.code === 'COMPLETE') break
     if (task.code === 'ERROR') throw new Error(`export failed: ${task.message}`)
     await new Promise(resolve => setTimeout(resolve, 20))
   }
+  if (Date.now() >= deadline) throw new Error('export did not finish within 10 minutes')
   const result = await fetch(`${z.base}/tasks/${id}/result`, { headers: { authorization: `Bearer ${z.token}` } })
   return (await result.arrayBuffer()).byteLength
 }
+
+const progress = (s: string): void => { process.stderr.write(`[api bench] ${s}\n`) }
 
 async function main (): Promise<void> {
   const zonal = await startZonal(join(work, 'zonal'))
   const pdns = powerDnsAvailable() ? await startPowerDns(join(work, 'pdns')) : undefined
   if (pdns === undefined) out('PowerDNS not installed (apt-get install pdns-server pdns-backend-sqlite3 sqlite3): Zonal only\n')
   try {
+    progress(`creating ${LIST_ZONES} zones on each server`)
     // 1. Creation rate, the first CREATE zones, then up to LIST_ZONES.
     const zFirst = await createZonal(zonal, 0, CREATE)
     const pFirst = pdns === undefined ? NaN : await createPdns(pdns, 0, CREATE)
@@ -98,6 +103,7 @@ async function main (): Promise<void> {
     const pRest = pdns === undefined ? NaN : await createPdns(pdns, CREATE, LIST_ZONES)
     rows.push(`| create zones ${CREATE}–${LIST_ZONES} | ${zRest.toFixed(0)} zones/s | ${pRest.toFixed(0)} zones/s | ${(zRest / pRest).toFixed(2)}× the rate |`)
 
+    progress('listing')
     // 2. Listing LIST_ZONES zones: PowerDNS answers all at once (no paging); Zonal pages by 1,000.
     const zPage: number[] = []
     const zAll: number[] = []
@@ -125,6 +131,7 @@ async function main (): Promise<void> {
     rows.push(`| list ${LIST_ZONES} zones: one page of 1,000 (Zonal) vs all (PowerDNS) | ${median(zPage).toFixed(1)} ms | ${pList.toFixed(1)} ms | ${(median(zPage) / pList).toFixed(2)} |`)
     rows.push(`| list ${LIST_ZONES} zones: all ${LIST_ZONES / 1000} pages (Zonal) vs all (PowerDNS) | ${median(zAll).toFixed(1)} ms | ${pList.toFixed(1)} ms | ${(median(zAll) / pList).toFixed(2)} |`)
 
+    progress(`loading ${EXPORT_ZONES} zones of ${EXPORT_RECORDS} records for the export`)
     // 3. Export EXPORT_ZONES zones of EXPORT_RECORDS records.
     const names: string[] = []
     for (let i = 0; i < EXPORT_ZONES; i++) {

@@ -9,6 +9,8 @@ import { AuthService } from '../../src/auth/auth-service.ts'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import type { Store } from '../../src/store/store.ts'
+import { taskHandlers } from '../../src/tasks/jobs/index.ts'
+import { TaskRunner } from '../../src/tasks/runner.ts'
 
 /** A free TCP port on loopback. */
 export async function freePort (): Promise<number> {
@@ -38,8 +40,10 @@ export async function startZonal (dir: string): Promise<Zonal> {
   await admin.addUser('bench', 'bench password')
   await admin.grant('bench', 'bench', 'Owner')
   const auth = new AuthService(store)
-  const app = await buildApp({ store, auth, config: { bodyLimit: 64 << 20, rateLimitMax: 0, rateLimitWindowSeconds: 60 } })
+  const tasks = new TaskRunner(store, taskHandlers(), { workerId: 'bench' })
+  const app = await buildApp({ store, auth, config: { bodyLimit: 64 << 20, rateLimitMax: 0, rateLimitWindowSeconds: 60 }, tasks })
   await app.listen({ host: '127.0.0.1', port: 0 })
+  tasks.start()
   const { accessToken } = await auth.login('bench', 'bench password', '127.0.0.1')
   return {
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
@@ -48,6 +52,7 @@ export async function startZonal (dir: string): Promise<Zonal> {
     app,
     async close () {
       await app.close()
+      await tasks.stop()
       await store.close()
     }
   }

@@ -250,6 +250,31 @@ for (const engine of await engineCases()) {
       })
     })
 
+    describe('isolation', () => {
+      it('answers 1801 for every operation on another account\'s zone, and changes nothing', async () => {
+        await alice.newPrimary('private.test', 'acme')
+        await alice.post('/zones', { properties: { name: 'private-sec.test', type: 'SECONDARY' }, secondaryCreateInfo: { primaryNameServers: { nameServerIpList: { nameServerIp1: { ip: '192.0.2.1' } } } } })
+        await alice.post('/zones', { properties: { name: 'private-alias.test', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'private.test' } })
+        const attempts = [
+          await mallory.get('/zones/private.test'),
+          await mallory.put('/zones/private.test', {}),
+          await mallory.patch('/zones/private.test', {}),
+          await mallory.jsonPatch('/zones/private.test', [{ op: 'add', path: '/notifyAddresses/-', value: { notifyAddress: '192.0.2.1' } }]),
+          await mallory.delete('/zones/private.test'),
+          await mallory.post('/zones/private-sec.test/convert'),
+          await mallory.post('/zones/private-alias.test/unalias'),
+          await mallory.post('/zones/private.test/suspend'),
+          await mallory.post('/zones', { properties: { name: 'steal.test', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'COPY', originalZoneName: 'private.test' } }),
+          await mallory.post('/zones', { properties: { name: 'steal.test', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'private.test' } })
+        ]
+        assert.deepEqual(attempts.map(r => errorCode(r.body)), [1801, 1801, 1801, 1801, 1801, 1801, 1801, 1801, 53001, 53001])
+        const zone = (await alice.get('/zones/private.test')).json()
+        assert.equal(zone.properties.status, 'ACTIVE')
+        assert.deepEqual(zone.notifyAddresses, [])
+        assert.equal((await alice.get('/zones/private-sec.test')).json().properties.type, 'SECONDARY')
+      })
+    })
+
     describe('POST /zones/{zoneName}/unalias, convert and suspend', () => {
       it('unalias copies the primary\'s data into an independent primary', async () => {
         assert.equal(errorCode((await alice.post('/zones/example.org/unalias')).body), 150014)
