@@ -1,25 +1,13 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import type { StoredRrset, Store, ZoneWithAccount } from '../../store/store.ts'
 import { compareBytes } from '../../zone/checks/sort.ts'
-import { isSubdomain, nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
+import { nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
+import { renameRecord, renameUnder } from '../../zone/rename.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { zoneHeader, ZoneTextWriter } from '../../zonefile/writer.ts'
 
 /** Rrsets read per query: a zone of any size is read in pages, never in one query. */
 export const EXPORT_PAGE_SIZE = 1000
-
-/**
- * `name` moved from below `from` to below `to` (an alias zone's copy of its primary's owner).
- * Names outside `from` are returned unchanged.
- */
-function rename (name: WireName, from: WireName, to: WireName): WireName {
-  if (!isSubdomain(name, from)) return name
-  const prefix = name.subarray(0, name.length - from.length)
-  const out = new Uint8Array(prefix.length + to.length)
-  out.set(prefix)
-  out.set(to, prefix.length)
-  return out
-}
 
 /** The comment naming the pool of an rrset with a pool profile: `RDPool: <description>`. */
 export function poolCommentOf (profile: string, ownerName: string): string {
@@ -68,9 +56,10 @@ export async function storedZoneText (store: Store, zone: ZoneWithAccount, creat
     const records: ZoneRecord[] = []
     for (const rrset of page) {
       const stored = parseName(rrset.ownerName)
-      const owner = aliased ? rename(stored, sourceOrigin, origin) : stored
+      // An alias exports its primary's data moved under the alias name, rdata names included.
+      const owner = aliased ? renameUnder(stored, sourceOrigin, origin) : stored
       if (rrset.profile !== null) pools.set(`${wireKey(owner)}/${rrset.type}`, poolCommentOf(rrset.profile, nameToString(owner)))
-      for (const r of recordsOf(rrset, owner)) records.push(r)
+      for (const r of recordsOf(rrset, stored)) records.push(aliased ? renameRecord(r, sourceOrigin, origin) : r)
     }
     body.push(writer.push(records))
     if (page.length < EXPORT_PAGE_SIZE) break

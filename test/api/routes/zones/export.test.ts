@@ -127,7 +127,10 @@ for (const engine of await engineCases()) {
       assert.deepEqual(problems, [])
       assert.equal(records.length, 13)
       assert.ok(records.every(r => nameToString(r.owner).endsWith('alias.test.')))
-      assert.match(text, /\$ORIGIN alias\.test\.\n@\t3600\tIN\tSOA\t/)
+      assert.match(text, /\$ORIGIN alias\.test\.\n@\t3600\tIN\tSOA\tns1\.alias\.test\. hostmaster\.alias\.test\. /)
+      // Names inside the rdata that lie in the primary move too; others stay.
+      assert.match(text, /\nftp\t3600\tIN\tCNAME\twww\.alias\.test\.\n/)
+      assert.match(text, /\n@\t3600\tIN\tNS\tns2\.example\.net\.\n/)
     })
 
     it('writes one audit record per exported zone when the task completes', async () => {
