@@ -1,0 +1,188 @@
+import { ByteReader } from '../../zone/rdata/bytes.ts'
+import { rdataType } from '../../zone/rdata/registry.ts'
+import { wireKey } from '../../zone/name.ts'
+import { TYPE } from './constants.ts'
+import type { Edns, Question, WireRecord } from './message.ts'
+
+export interface Header {
+  id: number
+  qr: boolean
+  opcode: number
+  aa: boolean
+  tc: boolean
+  rd: boolean
+  ra: boolean
+  ad: boolean
+  cd: boolean
+  /** The low 4 bits go in the header; higher bits need an OPT record (`opt`). */
+  rcode: number
+}
+
+export const enum Section { Answer = 1, Authority = 2, Additional = 3 }
+
+/** Types whose rdata names may be compressed on output (RFC 3597 §4: the RFC 1035 types). */
+function compressedLayout (type: number): boolean {
+  const t = rdataType(type)
+  return t !== undefined && t.parse === undefined && t.check === undefined && t.fields.some(f => f.name?.compress === true)
+}
+
+/**
+ * Builds one DNS message with name compression (RFC 1035 §4.1.4) up to a size limit: a record
+ * that does not fit is not written (the caller sets TC or starts the next message).
+ */
+export class MessageWriter {
+  private readonly buf: Uint8Array
+  private len = 12
+  private readonly names = new Map<string, number>()
+  private readonly counts = [0, 0, 0, 0]
+  private section = 0
+  private added: string[] = []
+
+  constructor (readonly maxSize: number) {
+    this.buf = new Uint8Array(Math.min(maxSize, 65535))
+  }
+
+  get size (): number {
+    return this.len
+  }
+
+  header (h: Header): void {
+    const b = this.buf
+    b[0] = h.id >> 8
+    b[1] = h.id & 0xff
+    b[2] = (h.qr ? 0x80 : 0) | ((h.opcode & 0xf) << 3) | (h.aa ? 0x04 : 0) | (h.tc ? 0x02 : 0) | (h.rd ? 0x01 : 0)
+    b[3] = (h.ra ? 0x80 : 0) | (h.ad ? 0x20 : 0) | (h.cd ? 0x10 : 0) | (h.rcode & 0xf)
+  }
+
+  /** Set the TC bit (RFC 1035 §4.1.1, RFC 7766 §5). */
+  truncated (): void {
+    this.buf[2]! |= 0x02
+  }
+
+  question (q: Question): boolean {
+    return this.attempt(0, () => {
+      this.name(q.name, true)
+      this.u16(q.type)
+      this.u16(q.class)
+    })
+  }
+
+  /** Append a record; false (and nothing written) when it does not fit. */
+  record (section: Section, r: WireRecord): boolean {
+    if (section < this.section) throw new Error('records must be written section by section')
+    this.section = section
+    return this.attempt(section, () => {
+      this.name(r.name, true)
+      this.u16(r.type)
+      this.u16(r.class)
+      this.u32(r.ttl)
+      const lengthAt = this.len
+      this.u16(0)
+      const start = this.len
+      if (compressedLayout(r.type)) this.compressedRdata(r.type, r.rdata)
+      else this.raw(r.rdata)
+      const rdlength = this.len - start
+      this.buf[lengthAt] = rdlength >> 8
+      this.buf[lengthAt + 1] = rdlength & 0xff
+    })
+  }
+
+  /** The OPT pseudo-record (RFC 6891 §6.1.2), in the additional section. */
+  opt (edns: Pick<Edns, 'udpSize' | 'extendedRcode' | 'version' | 'dnssecOk' | 'options'>): boolean {
+    let size = 0
+    for (const o of edns.options) size += 4 + o.data.length
+    const rdata = new Uint8Array(size)
+    let p = 0
+    for (const o of edns.options) {
+      rdata[p++] = o.code >> 8
+      rdata[p++] = o.code & 0xff
+      rdata[p++] = o.data.length >> 8
+      rdata[p++] = o.data.length & 0xff
+      rdata.set(o.data, p)
+      p += o.data.length
+    }
+    const ttl = ((edns.extendedRcode & 0xff) << 24 | (edns.version & 0xff) << 16 | (edns.dnssecOk ? 0x8000 : 0)) >>> 0
+    return this.record(Section.Additional, { name: new Uint8Array([0]), type: TYPE.OPT, class: edns.udpSize, ttl, rdata })
+  }
+
+  /** The message; counts are filled in. */
+  finish (): Uint8Array {
+    for (let i = 0; i < 4; i++) {
+      this.buf[4 + i * 2] = this.counts[i]! >> 8
+      this.buf[5 + i * 2] = this.counts[i]! & 0xff
+    }
+    return this.buf.slice(0, this.len)
+  }
+
+  private attempt (section: number, write: () => void): boolean {
+    const len = this.len
+    this.added = []
+    try {
+      write()
+    } catch (err) {
+      if (!(err instanceof NoRoom)) throw err
+      this.len = len
+      for (const key of this.added) this.names.delete(key)
+      return false
+    }
+    this.counts[section]!++
+    return true
+  }
+
+  private need (n: number): void {
+    if (this.len + n > this.buf.length) throw new NoRoom()
+  }
+
+  private u16 (v: number): void {
+    this.need(2)
+    this.buf[this.len++] = (v >> 8) & 0xff
+    this.buf[this.len++] = v & 0xff
+  }
+
+  private u32 (v: number): void {
+    this.u16(Math.floor(v / 65536) & 0xffff)
+    this.u16(v & 0xffff)
+  }
+
+  private raw (b: Uint8Array): void {
+    this.need(b.length)
+    this.buf.set(b, this.len)
+    this.len += b.length
+  }
+
+  /** Write a name, pointing to an earlier copy of its longest known suffix. */
+  private name (name: Uint8Array, compress: boolean): void {
+    let i = 0
+    while (name[i] !== 0 && i < name.length) {
+      const suffix = name.subarray(i)
+      const key = wireKey(suffix)
+      const at = compress ? this.names.get(key) : undefined
+      if (at !== undefined) {
+        this.u16(0xc000 | at)
+        return
+      }
+      if (this.len < 0x4000 && !this.names.has(key)) {
+        this.names.set(key, this.len)
+        this.added.push(key)
+      }
+      const labelLength = name[i]!
+      this.raw(name.subarray(i, i + labelLength + 1))
+      i += labelLength + 1
+    }
+    this.need(1)
+    this.buf[this.len++] = 0
+  }
+
+  private compressedRdata (type: number, rdata: Uint8Array): void {
+    const r = new ByteReader(rdata)
+    for (const f of rdataType(type)!.fields) {
+      const start = r.pos
+      f.skip(r)
+      const part = rdata.subarray(start, r.pos)
+      if (f.name !== undefined) this.name(part, f.name.compress)
+      else this.raw(part)
+    }
+  }
+}
+
+class NoRoom extends Error {}
