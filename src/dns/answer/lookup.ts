@@ -1,0 +1,130 @@
+import { isSubdomain, nameEquals, parentName, wireKey, type WireName } from '../../zone/name.ts'
+import { TYPE } from '../wire/constants.ts'
+import type { WireRecord } from '../wire/message.ts'
+import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
+import type { ZoneIndex } from '../index/zone-index.ts'
+
+/**
+ * The outcome of looking a question up (STYLE.md §4.1: answers are states, not exceptions).
+ * `answer` carries what was collected on the way (CNAME and DNAME steps) in every state.
+ */
+export type LookupState =
+  | { kind: 'refused' }
+  | { kind: 'hit', zone: ZoneData, answer: WireRecord[] }
+  | { kind: 'nodata', zone: ZoneData, answer: WireRecord[] }
+  | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[] }
+  | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[] }
+  | { kind: 'servfail', reason: string }
+
+/** Longest CNAME/DNAME chain followed (RFC 1034 §3.6.2 leaves it to the server; BIND uses 16). */
+const MAX_CHAIN = 16
+
+export function rrsetRecords (owner: WireName, type: number, rrset: ServedRrset, order?: (rrset: ServedRrset) => Uint8Array[]): WireRecord[] {
+  const rdata = order === undefined ? rrset.rdata : order(rrset)
+  return rdata.map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
+}
+
+/** Names from `name` up to but not including `origin`, top-most first. */
+function ancestorsBelowApex (name: WireName, origin: WireName): WireName[] {
+  const out: WireName[] = []
+  let n = name
+  while (n.length > origin.length) {
+    out.push(n)
+    n = parentName(n)
+  }
+  return out.reverse()
+}
+
+/** `name` with its suffix `from` replaced by `to` (DNAME substitution, RFC 6672 §2.2); undefined when too long. */
+function substitute (name: WireName, from: WireName, to: WireName): WireName | undefined {
+  const prefixLength = name.length - from.length
+  if (prefixLength + to.length > 255) return undefined
+  const out = new Uint8Array(prefixLength + to.length)
+  out.set(name.subarray(0, prefixLength))
+  out.set(to, prefixLength)
+  return out
+}
+
+export interface LookupOptions {
+  /** Orders a pool's records (RD pools); plain rrsets keep their order. */
+  order?: (rrset: ServedRrset) => Uint8Array[]
+}
+
+/**
+ * Look up (qname, qtype) in the zones of `index` (RFC 1034 §4.3.2, with RFC 4592 wildcards,
+ * RFC 6672 DNAME and RFC 8482 minimal ANY): zone by longest match, delegations below the apex,
+ * exact matches, CNAME chains inside the zone, empty non-terminals, wildcard synthesis at the
+ * closest encloser.
+ */
+export function lookup (index: ZoneIndex, qname: WireName, qtype: number, opts: LookupOptions = {}): LookupState {
+  const answer: WireRecord[] = []
+  const seen = new Set<string>()
+  let name = qname
+  const zone = index.find(name)
+  if (zone === undefined) return { kind: 'refused' }
+  for (let step = 0; step <= MAX_CHAIN; step++) {
+    const key = wireKey(name)
+    if (seen.has(key)) return { kind: 'servfail', reason: 'CNAME loop' }
+    seen.add(key)
+
+    // Delegations and DNAMEs above the name (RFC 1034 §4.3.2 step 3b; RFC 6672 §3.2).
+    let redirected = false
+    for (const anc of ancestorsBelowApex(name, zone.origin)) {
+      const node = zone.node(anc)
+      if (node === undefined) continue
+      const exact = anc.length === name.length
+      // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1).
+      if (node.rrsets.has(TYPE.NS) && !(exact && qtype === TYPE.DS)) return { kind: 'delegation', zone, cut: node, answer }
+      const dname = node.rrsets.get(TYPE.DNAME)
+      if (dname !== undefined && !exact) {
+        const target = dname.rdata[0]!
+        answer.push(...rrsetRecords(node.owner, TYPE.DNAME, dname))
+        const next = substitute(name, anc, target)
+        if (next === undefined) return { kind: 'nxdomain', zone, answer } // RFC 6672 §2.2: YXDOMAIN in spirit; answered as name error
+        answer.push({ name, type: TYPE.CNAME, class: 1, ttl: dname.ttl, rdata: next })
+        const nextZone = index.find(next)
+        if (nextZone !== zone || nextZone === undefined) return { kind: 'hit', zone, answer }
+        name = next
+        redirected = true
+        break
+      }
+    }
+    if (redirected) continue
+
+    let node = zone.node(name)
+    let owner = name
+    if (node === undefined) {
+      if (zone.exists(name)) return { kind: 'nodata', zone, answer }
+      // RFC 4592 §3.3.1: the source of synthesis is `*` at the closest encloser.
+      let encloser = parentName(name)
+      while (encloser.length > zone.origin.length && !zone.exists(encloser)) encloser = parentName(encloser)
+      const wild = zone.node(new Uint8Array([1, 0x2a, ...encloser]))
+      if (wild === undefined) return { kind: 'nxdomain', zone, answer }
+      node = wild
+      owner = name
+    }
+
+    const wanted = node.rrsets.get(qtype)
+    if (wanted !== undefined) {
+      answer.push(...rrsetRecords(owner, qtype, wanted, opts.order))
+      return { kind: 'hit', zone, answer }
+    }
+    const cname = node.rrsets.get(TYPE.CNAME)
+    if (cname !== undefined && qtype !== TYPE.CNAME) {
+      answer.push(...rrsetRecords(owner, TYPE.CNAME, cname))
+      const target = cname.rdata[0]!
+      // Follow inside this zone only; an answer ending outside it is complete as it is.
+      if (!isSubdomain(target, zone.origin) || nameEquals(target, name)) return { kind: 'hit', zone, answer }
+      name = target
+      continue
+    }
+    if (qtype === TYPE.ANY && node.rrsets.size > 0) {
+      // RFC 8482 §4.2: answer ANY with one rrset.
+      const [type, rrset] = [...node.rrsets.entries()].sort((a, b) => a[0] - b[0])[0]!
+      answer.push(...rrsetRecords(owner, type, rrset, opts.order))
+      return { kind: 'hit', zone, answer }
+    }
+    return { kind: 'nodata', zone, answer }
+  }
+  return { kind: 'servfail', reason: 'CNAME chain too long' }
+}

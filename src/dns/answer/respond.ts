@@ -1,0 +1,116 @@
+import { isSubdomain } from '../../zone/name.ts'
+import { readSoa } from '../../zone/rdata/soa.ts'
+import { Rcode, TYPE } from '../wire/constants.ts'
+import type { Message, WireRecord } from '../wire/message.ts'
+import { MessageWriter, Section } from '../wire/writer.ts'
+import type { ZoneData } from '../index/zone-data.ts'
+import { rrsetRecords, type LookupState } from './lookup.ts'
+
+/** Our EDNS UDP payload size (RFC 6891 §6.2.5; 1232 avoids fragmentation, DNS flag day 2020). */
+export const OUR_UDP_SIZE = 1232
+
+/** Address records of a target name inside the zone, for the additional section. */
+function addresses (zone: ZoneData, target: Uint8Array): WireRecord[] {
+  if (!isSubdomain(target, zone.origin)) return []
+  const node = zone.node(target)
+  if (node === undefined) return []
+  const out: WireRecord[] = []
+  for (const type of [TYPE.A, TYPE.AAAA]) {
+    const rrset = node.rrsets.get(type)
+    if (rrset !== undefined) out.push(...rrsetRecords(target, type, rrset))
+  }
+  return out
+}
+
+/** The name an MX, NS or SRV record points at (RFC 1035 §3.3.9, §3.3.11; RFC 2782). */
+function targetOf (r: WireRecord): Uint8Array | undefined {
+  if (r.type === TYPE.NS) return r.rdata
+  if (r.type === TYPE.MX) return r.rdata.subarray(2)
+  if (r.type === TYPE.SRV) return r.rdata.subarray(6)
+  return undefined
+}
+
+/** RFC 2308 §3: negative answers carry the SOA, its TTL the lesser of its TTL and its minimum. */
+function negativeSoa (zone: ZoneData): WireRecord | undefined {
+  const soa = zone.apex?.rrsets.get(TYPE.SOA)
+  if (soa === undefined) return undefined
+  const rdata = soa.rdata[0]!
+  return { name: zone.origin, type: TYPE.SOA, class: 1, ttl: Math.min(soa.ttl, readSoa(rdata).minimum), rdata }
+}
+
+export interface ResponseOptions {
+  /** Largest response: the client's EDNS size (or 512) over UDP, 65535 over TCP. */
+  maxSize: number
+}
+
+/**
+ * Turn a lookup state into a response (STYLE.md §8.2: one exhaustive switch): rcode, AA and the
+ * sections. Minimal responses: NS in authority only for referrals, the SOA only in negative
+ * answers. A response that does not fit is truncated (TC) when the answer or authority section
+ * is cut; additional records are simply left out (RFC 2181 §9).
+ */
+export function respond (query: Message, state: LookupState, opts: ResponseOptions): Uint8Array {
+  const q = query.questions[0]!
+  const w = new MessageWriter(opts.maxSize)
+  let rcode: number = Rcode.NOERROR
+  let aa = true
+  const answer: WireRecord[] = []
+  const authority: WireRecord[] = []
+  const additional: WireRecord[] = []
+  switch (state.kind) {
+    case 'refused':
+      rcode = Rcode.REFUSED
+      aa = false
+      break
+    case 'servfail':
+      rcode = Rcode.SERVFAIL
+      aa = false
+      break
+    case 'hit':
+      answer.push(...state.answer)
+      for (const r of state.answer) {
+        const target = targetOf(r)
+        if (target !== undefined) additional.push(...addresses(state.zone, target))
+      }
+      break
+    case 'nodata':
+    case 'nxdomain': {
+      if (state.kind === 'nxdomain') rcode = Rcode.NXDOMAIN
+      answer.push(...state.answer)
+      const soa = negativeSoa(state.zone)
+      if (soa !== undefined) authority.push(soa)
+      break
+    }
+    case 'delegation': {
+      // RFC 1034 §4.3.2 step 3b: a referral is not authoritative.
+      aa = state.answer.length > 0
+      answer.push(...state.answer)
+      const ns = state.cut.rrsets.get(TYPE.NS)!
+      authority.push(...rrsetRecords(state.cut.owner, TYPE.NS, ns))
+      for (const r of authority) additional.push(...addresses(state.zone, r.rdata))
+      break
+    }
+    default: {
+      const never: never = state
+      throw new Error(`unhandled lookup state ${JSON.stringify(never)}`)
+    }
+  }
+  const edns = query.edns
+  w.header({ id: query.id, qr: true, opcode: query.opcode, aa, tc: false, rd: query.rd, ra: false, ad: false, cd: query.cd, rcode: rcode & 0xf })
+  w.question(q)
+  let truncated = false
+  for (const r of answer) if (!w.record(Section.Answer, r)) truncated = true
+  if (!truncated) for (const r of authority) if (!w.record(Section.Authority, r)) truncated = true
+  if (truncated) {
+    w.truncated()
+  } else {
+    // Leave room for the OPT record before adding optional data.
+    const reserve = edns !== undefined ? 11 : 0
+    for (const r of additional) {
+      if (w.size + reserve >= opts.maxSize) break
+      if (!w.record(Section.Additional, r)) break
+    }
+  }
+  if (edns !== undefined) w.opt({ udpSize: OUR_UDP_SIZE, extendedRcode: rcode >> 4, version: 0, dnssecOk: edns.dnssecOk, options: [] })
+  return w.finish()
+}

@@ -1,0 +1,34 @@
+import { parentName, wireKey, type WireName } from '../../zone/name.ts'
+import type { ZoneData } from './zone-data.ts'
+
+/** The zones this server answers for, found by longest match of the query name. */
+export class ZoneIndex {
+  private readonly zones = new Map<string, ZoneData>()
+
+  set (zone: ZoneData): void {
+    this.zones.set(zone.originKey, zone)
+  }
+
+  delete (origin: WireName): void {
+    this.zones.delete(wireKey(origin))
+  }
+
+  get size (): number {
+    return this.zones.size
+  }
+
+  get (origin: WireName): ZoneData | undefined {
+    return this.zones.get(wireKey(origin))
+  }
+
+  /** The zone with the longest origin that `qname` is at or below. */
+  find (qname: WireName): ZoneData | undefined {
+    let name = qname
+    for (;;) {
+      const z = this.zones.get(wireKey(name))
+      if (z !== undefined) return z
+      if (name.length <= 1) return undefined
+      name = parentName(name)
+    }
+  }
+}

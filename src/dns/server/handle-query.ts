@@ -1,0 +1,83 @@
+import { WireError } from '../../zone/rdata/bytes.ts'
+import type { ServedRrset } from '../index/zone-data.ts'
+import type { ZoneIndex } from '../index/zone-index.ts'
+import { lookup, type LookupState } from '../answer/lookup.ts'
+import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
+import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
+import { decodeMessage, type Message } from '../wire/message.ts'
+import { MessageWriter } from '../wire/writer.ts'
+
+export type Transport = 'udp' | 'tcp'
+
+/** What the answer path reports about each answered query (the analytics capture hook). */
+export interface QueryEvent {
+  time: number
+  transport: Transport
+  zone: Uint8Array | undefined
+  qname: Uint8Array | undefined
+  qtype: number
+  rcode: number
+  requestSize: number
+  responseSize: number
+}
+
+export interface QueryHandlerOptions {
+  index: ZoneIndex
+  /** Orders pool records (RD pools). */
+  order?: (rrset: ServedRrset) => Uint8Array[]
+  onQuery?: (event: QueryEvent) => void
+}
+
+/** A header-only error response (the question is echoed when it could be read). */
+function errorResponse (request: Uint8Array, rcode: number, query?: Message): Uint8Array {
+  const w = new MessageWriter(512)
+  const id = request.length >= 2 ? (request[0]! << 8) | request[1]! : 0
+  const opcode = request.length >= 3 ? (request[2]! >> 3) & 0xf : 0
+  const rd = request.length >= 3 && (request[2]! & 1) === 1
+  w.header({ id, qr: true, opcode, aa: false, tc: false, rd, ra: false, ad: false, cd: false, rcode: rcode & 0xf })
+  if (query?.questions.length === 1) w.question(query.questions[0]!)
+  if (query?.edns !== undefined) w.opt({ udpSize: OUR_UDP_SIZE, extendedRcode: rcode >> 4, version: 0, dnssecOk: false, options: [] })
+  return w.finish()
+}
+
+/**
+ * One DNS request in, one response out (bytes to bytes; no sockets here). Malformed requests
+ * answer FORMERR (never an exception), unknown opcodes NOTIMP, other classes REFUSED, EDNS
+ * versions above 0 BADVERS (RFC 6891 §6.1.3). Returns undefined when nothing must be sent
+ * (the request is itself a response, or too short to answer).
+ */
+export function handleQuery (request: Uint8Array, transport: Transport, opts: QueryHandlerOptions): Uint8Array | undefined {
+  if (request.length < 12) return undefined
+  if ((request[2]! & 0x80) !== 0) return undefined
+  let query: Message
+  try {
+    query = decodeMessage(request)
+  } catch (err) {
+    if (err instanceof WireError) return errorResponse(request, Rcode.FORMERR)
+    throw err
+  }
+  const emit = (rcode: number, response: Uint8Array, state?: LookupState): Uint8Array => {
+    opts.onQuery?.({
+      time: Date.now(),
+      transport,
+      zone: state !== undefined && 'zone' in state ? state.zone.origin : undefined,
+      qname: query.questions[0]?.name,
+      qtype: query.questions[0]?.type ?? 0,
+      rcode,
+      requestSize: request.length,
+      responseSize: response.length
+    })
+    return response
+  }
+  if (query.opcode !== Opcode.QUERY) return emit(Rcode.NOTIMP, errorResponse(request, Rcode.NOTIMP, query))
+  if (query.questions.length !== 1) return emit(Rcode.FORMERR, errorResponse(request, Rcode.FORMERR, query))
+  if (query.edns !== undefined && query.edns.version > 0) return emit(Rcode.BADVERS, errorResponse(request, Rcode.BADVERS, query))
+  const q = query.questions[0]!
+  if (q.class !== CLASS_IN && q.class !== CLASS_ANY) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
+  // Zone transfers are answered by the transfer handler, over TCP, to allowed peers only.
+  if (q.type === TYPE.AXFR || q.type === TYPE.IXFR || q.type === TYPE.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
+  const state = lookup(opts.index, q.name, q.type, { order: opts.order })
+  const maxSize = transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
+  const response = respond(query, state, { maxSize })
+  return emit(response[3]! & 0xf, response, state)
+}

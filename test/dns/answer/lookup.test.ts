@@ -1,0 +1,162 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { ZoneData } from '../../../src/dns/index/zone-data.ts'
+import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
+import { handleQuery } from '../../../src/dns/server/handle-query.ts'
+import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
+import { MessageWriter } from '../../../src/dns/wire/writer.ts'
+import { nameToString, parseName } from '../../../src/zone/name.ts'
+import { formatRdata, parseTypeName, typeName } from '../../../src/zone/rdata/index.ts'
+import { parseZoneText } from '../../../src/zonefile/parser.ts'
+
+/** A shared zone fixture (CoreDNS `lookup_test.go` style). */
+const ZONE = `$ORIGIN example.org.
+$TTL 3600
+@            IN SOA   ns1 hostmaster 2024010101 7200 3600 1209600 300
+@            IN NS    ns1
+@            IN NS    ns2.example.net.
+@            IN MX    10 mail
+@            IN A     192.0.2.1
+ns1          IN A     192.0.2.53
+mail         IN A     192.0.2.25
+mail         IN AAAA  2001:db8::25
+www          IN CNAME web
+web          IN A     192.0.2.80
+a.b.c        IN A     192.0.2.9
+loop1        IN CNAME loop2
+loop2        IN CNAME loop1
+out          IN CNAME www.example.net.
+*.wild       IN A     192.0.2.99
+*.wild       IN TXT   "wildcard"
+sub.wild     IN A     192.0.2.98
+*.cwild      IN CNAME web
+sub          IN NS    ns.sub
+sub          IN NS    ns.elsewhere.example.net.
+ns.sub       IN A     192.0.2.200
+_sip._tcp    IN SRV   10 5 5060 mail
+old          IN DNAME new.example.org.
+x.new        IN A     192.0.2.77
+`
+
+function index (): ZoneIndex {
+  const origin = parseName('example.org.')
+  const { records, problems } = parseZoneText(ZONE, { origin, includes: 'refuse' })
+  assert.deepEqual(problems, [])
+  const idx = new ZoneIndex()
+  idx.set(ZoneData.from(origin, 2024010101, 1, records))
+  return idx
+}
+
+function query (name: string, type: string, edns = true): Uint8Array {
+  const w = new MessageWriter(512)
+  w.header({ id: 42, qr: false, opcode: 0, aa: false, tc: false, rd: true, ra: false, ad: false, cd: false, rcode: 0 })
+  w.question({ name: parseName(name), type: parseTypeName(type)!, class: 1 })
+  if (edns) w.opt({ udpSize: 4096, extendedRcode: 0, version: 0, dnssecOk: false, options: [] })
+  return w.finish()
+}
+
+const show = (r: WireRecord) => `${nameToString(r.name)} ${r.ttl} ${typeName(r.type)} ${formatRdata(r.type, r.rdata)}`
+
+interface Case {
+  q: [string, string]
+  rcode: number
+  aa?: boolean
+  answer?: string[]
+  authority?: string[]
+  additional?: string[]
+}
+
+const SOA = 'example.org. 300 SOA ns1.example.org. hostmaster.example.org. 2024010101 7200 3600 1209600 300'
+
+const cases: Case[] = [
+  { q: ['example.org.', 'SOA'], rcode: 0, answer: ['example.org. 3600 SOA ns1.example.org. hostmaster.example.org. 2024010101 7200 3600 1209600 300'] },
+  { q: ['example.org.', 'NS'], rcode: 0, answer: ['example.org. 3600 NS ns1.example.org.', 'example.org. 3600 NS ns2.example.net.'], additional: ['ns1.example.org. 3600 A 192.0.2.53'] },
+  { q: ['EXAMPLE.org.', 'A'], rcode: 0, answer: ['EXAMPLE.org. 3600 A 192.0.2.1'] },
+  { q: ['example.org.', 'MX'], rcode: 0, answer: ['example.org. 3600 MX 10 mail.example.org.'], additional: ['mail.example.org. 3600 A 192.0.2.25', 'mail.example.org. 3600 AAAA 2001:db8::25'] },
+  { q: ['example.org.', 'TXT'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['nothing.example.org.', 'A'], rcode: 3, answer: [], authority: [SOA] },
+  { q: ['b.c.example.org.', 'A'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['c.example.org.', 'A'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['www.example.org.', 'A'], rcode: 0, answer: ['www.example.org. 3600 CNAME web.example.org.', 'web.example.org. 3600 A 192.0.2.80'] },
+  { q: ['www.example.org.', 'CNAME'], rcode: 0, answer: ['www.example.org. 3600 CNAME web.example.org.'] },
+  { q: ['www.example.org.', 'AAAA'], rcode: 0, answer: ['www.example.org. 3600 CNAME web.example.org.'], authority: [SOA] },
+  { q: ['out.example.org.', 'A'], rcode: 0, answer: ['out.example.org. 3600 CNAME www.example.net.'] },
+  { q: ['loop1.example.org.', 'A'], rcode: 2, aa: false },
+  { q: ['host.wild.example.org.', 'A'], rcode: 0, answer: ['host.wild.example.org. 3600 A 192.0.2.99'] },
+  { q: ['a.b.wild.example.org.', 'TXT'], rcode: 0, answer: ['a.b.wild.example.org. 3600 TXT "wildcard"'] },
+  { q: ['host.wild.example.org.', 'MX'], rcode: 0, answer: [], authority: [SOA] },
+  // RFC 4592 §2.2.1: an existing name blocks the wildcard.
+  { q: ['sub.wild.example.org.', 'TXT'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['x.sub.wild.example.org.', 'A'], rcode: 3, answer: [], authority: [SOA] },
+  { q: ['wild.example.org.', 'A'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['any.cwild.example.org.', 'A'], rcode: 0, answer: ['any.cwild.example.org. 3600 CNAME web.example.org.', 'web.example.org. 3600 A 192.0.2.80'] },
+  { q: ['sub.example.org.', 'A'], rcode: 0, aa: false, answer: [], authority: ['sub.example.org. 3600 NS ns.sub.example.org.', 'sub.example.org. 3600 NS ns.elsewhere.example.net.'], additional: ['ns.sub.example.org. 3600 A 192.0.2.200'] },
+  { q: ['deep.in.sub.example.org.', 'MX'], rcode: 0, aa: false, answer: [], authority: ['sub.example.org. 3600 NS ns.sub.example.org.', 'sub.example.org. 3600 NS ns.elsewhere.example.net.'], additional: ['ns.sub.example.org. 3600 A 192.0.2.200'] },
+  { q: ['_sip._tcp.example.org.', 'SRV'], rcode: 0, answer: ['_sip._tcp.example.org. 3600 SRV 10 5 5060 mail.example.org.'], additional: ['mail.example.org. 3600 A 192.0.2.25', 'mail.example.org. 3600 AAAA 2001:db8::25'] },
+  { q: ['x.old.example.org.', 'A'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.', 'x.old.example.org. 3600 CNAME x.new.example.org.', 'x.new.example.org. 3600 A 192.0.2.77'] },
+  { q: ['old.example.org.', 'DNAME'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.'] },
+  { q: ['example.org.', 'ANY'], rcode: 0, answer: ['example.org. 3600 A 192.0.2.1'] },
+  { q: ['example.com.', 'A'], rcode: 5, aa: false },
+  { q: ['org.', 'SOA'], rcode: 5, aa: false }
+]
+
+describe('dns answers (RFC 1034 §4.3.2 table)', () => {
+  const idx = index()
+  for (const c of cases) {
+    it(`${c.q[0]} ${c.q[1]} → rcode ${c.rcode}`, () => {
+      const res = decodeMessage(handleQuery(query(c.q[0], c.q[1]), 'udp', { index: idx })!)
+      assert.equal(res.rcode, c.rcode)
+      assert.equal(res.qr, true)
+      assert.equal(res.id, 42)
+      assert.equal(res.aa, c.aa ?? true)
+      assert.equal(nameToString(res.questions[0]!.name), c.q[0], 'question case preserved')
+      if (c.answer !== undefined) assert.deepEqual(res.answers.map(show), c.answer)
+      assert.deepEqual(res.authority.map(show), c.authority ?? [])
+      if (c.additional !== undefined) assert.deepEqual(res.additional.map(show), c.additional)
+    })
+  }
+})
+
+describe('dns protocol rules', () => {
+  const idx = index()
+  it('answers FORMERR to malformed queries, NOTIMP to other opcodes, BADVERS to EDNS version 1, nothing to responses', () => {
+    const bad = query('example.org.', 'A')
+    const truncated = bad.slice(0, bad.length - 3)
+    assert.equal(decodeMessage(handleQuery(truncated, 'udp', { index: idx })!).rcode, 1)
+    const notify = query('example.org.', 'SOA')
+    notify[2] = (notify[2]! & 0x87) | (4 << 3)
+    assert.equal(decodeMessage(handleQuery(notify, 'udp', { index: idx })!).rcode, 4)
+    const v1 = query('example.org.', 'A')
+    v1[v1.length - 5] = 1 // OPT TTL: the version octet
+    const badvers = decodeMessage(handleQuery(v1, 'udp', { index: idx })!)
+    assert.equal(badvers.rcode, 16)
+    const response = query('example.org.', 'A')
+    response[2]! |= 0x80
+    assert.equal(handleQuery(response, 'udp', { index: idx }), undefined)
+  })
+
+  it('truncates over UDP without EDNS and answers in full over TCP', () => {
+    const origin = parseName('big.test.')
+    let text = '$TTL 60\n@ IN SOA ns h 1 1 1 1 1\n@ IN NS ns\nns IN A 192.0.2.1\n'
+    for (let i = 0; i < 60; i++) text += `many IN A 10.0.0.${i}\n`
+    const big = new ZoneIndex()
+    big.set(ZoneData.from(origin, 1, 1, parseZoneText(text, { origin, includes: 'refuse' }).records))
+    const udp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), 'udp', { index: big })!)
+    assert.equal(udp.tc, true)
+    const tcp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), 'tcp', { index: big })!)
+    assert.equal(tcp.tc, false)
+    assert.equal(tcp.answers.length, 60)
+  })
+
+  it('never throws on random and mutated packets', () => {
+    let seed = 7
+    const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed }
+    const base = query('host.wild.example.org.', 'A')
+    for (let i = 0; i < 5000; i++) {
+      const msg = Uint8Array.from(base)
+      for (let k = 0; k < 1 + rand() % 6; k++) msg[rand() % msg.length] = rand() & 0xff
+      const out = handleQuery(i % 3 === 0 ? msg.subarray(0, rand() % msg.length) : msg, 'udp', { index: idx })
+      if (out !== undefined) decodeMessage(out)
+    }
+  })
+})
