@@ -10,6 +10,7 @@ import type { Store } from '../store/store.ts'
 import { taskHandlers } from '../tasks/jobs/index.ts'
 import { TaskRunner } from '../tasks/runner.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
+import { startDns, type DnsService } from '../serving/dns-service.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 
@@ -20,6 +21,7 @@ export interface RunningService {
   logger: Logger
   /** The background task runner (started once the API listens). */
   tasks: TaskRunner
+  dns: DnsService
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -72,6 +74,17 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
 
   tasks.start()
 
+  let dns: DnsService
+  try {
+    dns = await startDns(store, { host: config.dnsHost, port: config.dnsPort, logger: logger.child({ part: 'dns' }) })
+  } catch (err) {
+    await app.close()
+    await tasks.stop()
+    await store.close()
+    throw err
+  }
+  logger.info({ host: config.dnsHost, port: dns.port }, 'DNS listening (UDP and TCP)')
+
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
     store.tokens.deleteExpired(new Date().toISOString()).catch((err: unknown) => logger.warn({ err }, 'token sweep failed'))
@@ -85,6 +98,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     httpPort,
     logger,
     tasks,
+    dns,
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
@@ -97,6 +111,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         } finally {
           clearInterval(idle)
         }
+        await dns.close()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await store.close()

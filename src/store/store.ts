@@ -157,7 +157,11 @@ export interface ZoneStore {
   aliasesOf (zoneId: string): Promise<ZoneRow[]>
   list (query: ZoneListQuery): Promise<ZoneWithAccount[]>
   count (scope: Scope, filter: ZoneFilter): Promise<number>
+  /** Every zone's id, name, type, status, version and original: what the DNS index compares against. */
+  versions (): Promise<ZoneVersion[]>
 }
+
+export type ZoneVersion = Pick<ZoneRow, 'id' | 'name' | 'zone_type' | 'status' | 'version' | 'serial' | 'original_zone_id'>
 
 /** One rrset as stored: wire rdata for DNS, presentation text for the API. */
 export interface StoredRrset {

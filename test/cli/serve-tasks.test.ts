@@ -14,6 +14,7 @@ describe('sqlite: serve runs background tasks', () => {
     service = await startService(loadConfig({
       ZONAL_DATABASE_URL: db.url,
       ZONAL_HTTP_PORT: '0',
+      ZONAL_DNS_PORT: '0',
       ZONAL_ADMIN_ACCOUNT: 'acme',
       ZONAL_ADMIN_PASSWORD: 'admin password',
       ZONAL_LOG_LEVEL: 'silent',

@@ -102,6 +102,7 @@ describe('sqlite: graceful shutdown', () => {
     service = await startService(loadConfig({
       ZONAL_DATABASE_URL: db.url,
       ZONAL_HTTP_PORT: '0',
+      ZONAL_DNS_PORT: '0',
       ZONAL_ADMIN_PASSWORD: 'admin password',
       ZONAL_LOG_LEVEL: 'silent'
     }))

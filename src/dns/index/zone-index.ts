@@ -1,4 +1,4 @@
-import { parentName, wireKey, type WireName } from '../../zone/name.ts'
+import { nameToString, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneData } from './zone-data.ts'
 
 /** The zones this server answers for, found by longest match of the query name. */
@@ -11,6 +11,11 @@ export class ZoneIndex {
 
   delete (origin: WireName): void {
     this.zones.delete(wireKey(origin))
+  }
+
+  /** The origins served, as lower-case presentation names. */
+  origins (): string[] {
+    return [...this.zones.values()].map(z => nameToString(z.origin).toLowerCase())
   }
 
   get size (): number {

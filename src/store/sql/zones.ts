@@ -3,7 +3,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
-import type { NewZone, Scope, ZoneChanges, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
+import type { NewZone, Scope, ZoneChanges, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
 
 /** The column each list order sorts by (then by name, which is unique). */
 const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_count' | 'z.zone_type'> = {
@@ -84,6 +84,11 @@ export class SqlZoneStore implements ZoneStore {
 
   async findById (id: string): Promise<ZoneWithAccount | undefined> {
     return await this.base().where('z.id', '=', id).executeTakeFirst()
+  }
+
+  async lockById (id: string): Promise<ZoneWithAccount | undefined> {
+    const q = this.base().where('z.id', '=', id)
+    return await (this.engine.name === 'postgres' ? q.forUpdate('z') : q).executeTakeFirst()
   }
 
   async update (id: string, changes: ZoneChanges): Promise<ZoneRow> {
@@ -176,6 +181,10 @@ export class SqlZoneStore implements ZoneStore {
     if (query.offset !== undefined && query.offset > 0) q = q.offset(query.offset)
     const rows = await q.limit(query.limit).execute()
     return backwards ? rows.reverse() : rows
+  }
+
+  async versions (): Promise<ZoneVersion[]> {
+    return await this.db.selectFrom('zones').select(['id', 'name', 'zone_type', 'status', 'version', 'serial', 'original_zone_id']).execute()
   }
 
   async count (scope: Scope, filter: ZoneFilter): Promise<number> {

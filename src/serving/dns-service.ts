@@ -1,0 +1,65 @@
+import type { Socket } from 'node:dgram'
+import type { AddressInfo, Server } from 'node:net'
+import { ZoneIndex } from '../dns/index/zone-index.ts'
+import type { QueryEvent } from '../dns/server/handle-query.ts'
+import { listenTcp } from '../dns/server/tcp-listener.ts'
+import { listenUdp } from '../dns/server/udp-listener.ts'
+import type { Store } from '../store/store.ts'
+import { ZoneSync, type SyncLogger } from './zone-sync.ts'
+
+export interface DnsService {
+  index: ZoneIndex
+  /** The port bound (the same for UDP and TCP). */
+  port: number
+  /** Resolves when every zone has been loaded once. */
+  loaded: Promise<void>
+  close (): Promise<void>
+}
+
+export interface DnsServiceOptions {
+  host: string
+  port: number
+  logger: SyncLogger & { warn (obj: object, msg: string): void }
+  onQuery?: (event: QueryEvent) => void
+}
+
+/**
+ * The authoritative DNS server: UDP and TCP listeners on one port (port 0 picks a free port
+ * that is free for both), answering from the in-memory index that `ZoneSync` keeps in step
+ * with the store. Zones load in the background; until a zone is loaded it is REFUSED.
+ */
+export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
+  const index = new ZoneIndex()
+  const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
+  const handler = { index, onQuery: opts.onQuery }
+  let udp: Socket | undefined
+  let tcp: Server | undefined
+  for (let attempt = 0; attempt < 20 && tcp === undefined; attempt++) {
+    tcp = await listenTcp(opts.host, opts.port, handler, onError)
+    const port = (tcp.address() as AddressInfo).port
+    try {
+      udp = await listenUdp(opts.host, port, handler, onError)
+    } catch (err) {
+      // With port 0 the TCP port may be taken for UDP: try another one.
+      await new Promise<void>(resolve => tcp!.close(() => resolve()))
+      tcp = undefined
+      if (opts.port !== 0) throw err
+    }
+  }
+  if (tcp === undefined || udp === undefined) throw new Error('could not bind the DNS port for both UDP and TCP')
+  const sync = new ZoneSync(store, index, opts.logger)
+  const loaded = sync.start()
+  loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
+  const server = tcp
+  const socket = udp
+  return {
+    index,
+    port: (server.address() as AddressInfo).port,
+    loaded,
+    async close () {
+      await sync.stop()
+      socket.close()
+      await new Promise<void>(resolve => server.close(() => resolve()))
+    }
+  }
+}

@@ -1,0 +1,95 @@
+import { ZoneData } from '../dns/index/zone-data.ts'
+import type { ZoneIndex } from '../dns/index/zone-index.ts'
+import type { Store, ZoneVersion } from '../store/store.ts'
+import { parseName } from '../zone/name.ts'
+import { renameRecord } from '../zone/rename.ts'
+import type { ZoneRecord } from '../zone/record.ts'
+import { readZoneRecords } from '../zones/records.ts'
+
+export interface SyncLogger {
+  info (obj: object, msg: string): void
+  error (obj: object, msg: string): void
+}
+
+/**
+ * Keeps the DNS index in step with the store: loads every ACTIVE zone at start (in the
+ * background, so the API is not held up), then compares zone versions every `intervalMs` and
+ * reloads what changed, drops what was deleted or suspended. An alias is served with its
+ * primary's data moved under the alias name, and is reloaded when its primary changes.
+ */
+export class ZoneSync {
+  private readonly loaded = new Map<string, { version: number, originalVersion: number }>()
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<void> | undefined
+  private stopped = false
+
+  constructor (
+    private readonly store: Store,
+    private readonly index: ZoneIndex,
+    private readonly logger: SyncLogger,
+    private readonly intervalMs = 500
+  ) {}
+
+  /** Start loading and watching; resolves when the first full load is done. */
+  async start (): Promise<void> {
+    const first = this.sync()
+    this.running = first
+    await first
+    this.schedule()
+  }
+
+  async stop (): Promise<void> {
+    this.stopped = true
+    if (this.timer !== undefined) clearTimeout(this.timer)
+    await this.running
+  }
+
+  private schedule (): void {
+    if (this.stopped) return
+    this.timer = setTimeout(() => {
+      this.running = this.sync().catch((err: unknown) => this.logger.error({ err }, 'zone sync failed')).finally(() => this.schedule())
+    }, this.intervalMs)
+    this.timer.unref()
+  }
+
+  /** One pass: reload zones whose version (or whose primary's version) changed. */
+  async sync (): Promise<void> {
+    const zones = await this.store.zones.versions()
+    const byId = new Map(zones.map(z => [z.id, z]))
+    const seen = new Set<string>()
+    let reloaded = 0
+    for (const z of zones) {
+      if (z.status !== 'ACTIVE') continue
+      seen.add(z.id)
+      const original = z.original_zone_id === null ? undefined : byId.get(z.original_zone_id)
+      const originalVersion = original?.version ?? 0
+      const known = this.loaded.get(z.id)
+      if (known !== undefined && known.version === z.version && known.originalVersion === originalVersion) continue
+      await this.load(z, original)
+      this.loaded.set(z.id, { version: z.version, originalVersion })
+      reloaded++
+      if (this.stopped) return
+    }
+    for (const [id] of this.loaded) {
+      if (seen.has(id)) continue
+      this.loaded.delete(id)
+    }
+    // Drop zones no longer served (deleted, suspended) from the index.
+    const names = new Set(zones.filter(z => z.status === 'ACTIVE').map(z => z.name))
+    for (const origin of this.index.origins()) if (!names.has(origin)) this.index.delete(parseName(origin))
+    if (reloaded > 0) this.logger.info({ reloaded, served: this.index.size }, 'DNS zones loaded')
+  }
+
+  private async load (zone: ZoneVersion, original: ZoneVersion | undefined): Promise<void> {
+    const origin = parseName(zone.name)
+    const records: ZoneRecord[] = []
+    if (zone.zone_type === 'ALIAS') {
+      if (original === undefined) return
+      const from = parseName(original.name)
+      for await (const r of readZoneRecords(this.store, original.id)) records.push(renameRecord(r, from, origin))
+    } else {
+      for await (const r of readZoneRecords(this.store, zone.id)) records.push(r)
+    }
+    this.index.set(ZoneData.from(origin, zone.serial, zone.version, records))
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * End to end over real sockets (STYLE.md §5): the service started on port 0, a zone created
+ * through the API, then queried with BIND's `dig` over UDP and TCP and with a Node UDP client;
+ * changes and suspension reach DNS within a second.
+ */
+import assert from 'node:assert/strict'
+import { execFile, spawnSync } from 'node:child_process'
+import { promisify } from 'node:util'
+import { createSocket } from 'node:dgram'
+import { after, before, describe, it } from 'node:test'
+import { loadConfig } from '../../../src/config/config.ts'
+import { startService, type RunningService } from '../../../src/cli/serve.ts'
+import { decodeMessage } from '../../../src/dns/wire/message.ts'
+import { MessageWriter } from '../../../src/dns/wire/writer.ts'
+import { parseName } from '../../../src/zone/name.ts'
+import { freshDatabase, type TestDatabase } from '../../helpers/engines.ts'
+
+const haveDig = spawnSync('dig', ['-v']).status === 0
+if (!haveDig && process.env.CI === 'true') throw new Error('CI requires dig (bind9-dnsutils)')
+
+/** Run dig without blocking the event loop (the server answers from this same process). */
+async function dig (port: number, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)('dig', ['@127.0.0.1', '-p', String(port), '+norec', '+time=2', '+tries=1', ...args], { encoding: 'utf8' })
+  return stdout
+}
+
+async function udpQuery (port: number, name: string, type: number): Promise<ReturnType<typeof decodeMessage>> {
+  const w = new MessageWriter(512)
+  w.header({ id: 9, qr: false, opcode: 0, aa: false, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
+  w.question({ name: parseName(name), type, class: 1 })
+  const socket = createSocket('udp4')
+  try {
+    const reply = new Promise<Buffer>((resolve, reject) => {
+      socket.once('message', resolve)
+      setTimeout(() => reject(new Error('no answer')), 2000).unref()
+    })
+    socket.send(w.finish(), port, '127.0.0.1')
+    return decodeMessage(await reply)
+  } finally {
+    socket.close()
+  }
+}
+
+async function eventually (check: () => Promise<boolean>, ms = 1500): Promise<void> {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await check()) return
+    await new Promise(resolve => setTimeout(resolve, 25))
+  }
+  assert.fail(`not true within ${ms} ms`)
+}
+
+describe('sqlite: DNS served by npm start\'s service', () => {
+  let db: TestDatabase
+  let service: RunningService
+  let base: string
+  let headers: Record<string, string>
+
+  before(async () => {
+    db = await freshDatabase('sqlite')
+    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ZONAL_NAMESERVERS: 'ns1.example.org.,ns2.example.net.' }))
+    base = `http://127.0.0.1:${service.httpPort}`
+    const token = await (await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: 'admin password' }) })).json() as { accessToken: string }
+    headers = { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' }
+    const res = await fetch(`${base}/zones`, { method: 'POST', headers, body: JSON.stringify({ properties: { name: 'example.org', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' } }) })
+    assert.equal(res.status, 201)
+  })
+  after(async () => {
+    await service?.close()
+    await db?.drop()
+  })
+
+  it('answers a new zone within a second (UDP, Node client)', async () => {
+    await eventually(async () => (await udpQuery(service.dns.port, 'example.org.', 6)).answers.length === 1)
+    const res = await udpQuery(service.dns.port, 'example.org.', 2)
+    assert.equal(res.aa, true)
+    assert.equal(res.answers.length, 2)
+    assert.equal((await udpQuery(service.dns.port, 'nothing.example.org.', 1)).rcode, 3)
+    assert.equal((await udpQuery(service.dns.port, 'example.com.', 1)).rcode, 5)
+  })
+
+  it('answers dig over UDP and TCP', { skip: haveDig ? false : 'dig is not installed' }, async () => {
+    const udp = await dig(service.dns.port, 'example.org.', 'SOA')
+    assert.match(udp, /status: NOERROR/)
+    assert.match(udp, /flags: qr aa;/)
+    assert.match(udp, /example\.org\.\s+86400\s+IN\s+SOA\s+ns1\.example\.org\. hostmaster\.example\.org\./)
+    const tcp = await dig(service.dns.port, '+tcp', 'example.org.', 'NS')
+    assert.match(tcp, /status: NOERROR/)
+    assert.match(tcp, /example\.org\.\s+86400\s+IN\s+NS\s+ns2\.example\.net\./)
+    assert.match(await dig(service.dns.port, 'missing.example.org.', 'A'), /status: NXDOMAIN/)
+  })
+
+  it('stops answering a suspended zone (REFUSED) within a second', async () => {
+    const res = await fetch(`${base}/zones/example.org/suspend`, { method: 'POST', headers, body: '{}' })
+    assert.equal(res.status, 200)
+    await eventually(async () => (await udpQuery(service.dns.port, 'example.org.', 6)).rcode === 5)
+  })
+})
