@@ -10,6 +10,7 @@ import type { Store } from '../store/store.ts'
 import { taskHandlers } from '../tasks/jobs/index.ts'
 import { TaskRunner } from '../tasks/runner.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
+import { SecretBox } from '../auth/secrets.ts'
 import { startDns, type DnsService } from '../serving/dns-service.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -76,7 +77,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
 
   let dns: DnsService
   try {
-    dns = await startDns(store, { host: config.dnsHost, port: config.dnsPort, logger: logger.child({ part: 'dns' }) })
+    dns = await startDns(store, { host: config.dnsHost, port: config.dnsPort, logger: logger.child({ part: 'dns' }), secrets: new SecretBox(config.secretKey) })
   } catch (err) {
     await app.close()
     await tasks.stop()

@@ -2,7 +2,13 @@ import type { Socket } from 'node:dgram'
 import type { AddressInfo, Server } from 'node:net'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { QueryEvent } from '../dns/server/handle-query.ts'
-import { listenTcp } from '../dns/server/tcp-listener.ts'
+import { DEFAULT_TCP_LIMITS, listenTcp } from '../dns/server/tcp-listener.ts'
+import type { Socket as NetSocket } from 'node:net'
+import type { SecretBox } from '../auth/secrets.ts'
+import { answerTransfer } from '../dns/answer/axfr.ts'
+import { TYPE } from '../dns/wire/constants.ts'
+import { decodeMessage } from '../dns/wire/message.ts'
+import { ipBytes } from '../zones/sections.ts'
 import { listenUdp } from '../dns/server/udp-listener.ts'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
@@ -21,6 +27,36 @@ export interface DnsServiceOptions {
   port: number
   logger: SyncLogger & { warn (obj: object, msg: string): void }
   onQuery?: (event: QueryEvent) => void
+  secrets: SecretBox
+}
+
+/** AXFR and IXFR over TCP: answered from the index, framed, written in order. */
+function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
+  return async (request: Uint8Array, socket: NetSocket): Promise<boolean> => {
+    if (request.length < 12) return false
+    let message
+    try {
+      message = decodeMessage(request)
+    } catch {
+      return false
+    }
+    const q = message.questions[0]
+    if (message.qr || message.opcode !== 0 || q === undefined || (q.type !== TYPE.AXFR && q.type !== TYPE.IXFR)) return false
+    const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
+    const client = ipBytes(address) ?? new Uint8Array(0)
+    try {
+      for (const m of answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })) {
+        const frame = Buffer.allocUnsafe(2 + m.length)
+        frame.writeUInt16BE(m.length, 0)
+        frame.set(m, 2)
+        if (!socket.write(frame)) await new Promise(resolve => socket.once('drain', resolve))
+      }
+    } catch (err) {
+      onError(err)
+      socket.destroy()
+    }
+    return true
+  }
 }
 
 /**
@@ -35,7 +71,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   let udp: Socket | undefined
   let tcp: Server | undefined
   for (let attempt = 0; attempt < 20 && tcp === undefined; attempt++) {
-    tcp = await listenTcp(opts.host, opts.port, handler, onError)
+    tcp = await listenTcp(opts.host, opts.port, handler, onError, DEFAULT_TCP_LIMITS, transferHandler(index, onError))
     const port = (tcp.address() as AddressInfo).port
     try {
       udp = await listenUdp(opts.host, port, handler, onError)
@@ -47,7 +83,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     }
   }
   if (tcp === undefined || udp === undefined) throw new Error('could not bind the DNS port for both UDP and TCP')
-  const sync = new ZoneSync(store, index, opts.logger)
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets)
   const loaded = sync.start()
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
   const server = tcp

@@ -5,6 +5,22 @@ import { parseName } from '../zone/name.ts'
 import { renameRecord } from '../zone/rename.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { readZoneRecords } from '../zones/records.ts'
+import type { SecretBox } from '../auth/secrets.ts'
+import type { TransferPolicy } from '../dns/index/zone-data.ts'
+import type { ZoneRow } from '../store/schema.ts'
+import { ipBytes, type RestrictIp, type Tsig } from '../zones/sections.ts'
+
+/** The zone's transfer settings as the DNS server applies them (restrict list, TSIG key). */
+export function transferPolicy (row: ZoneRow, secrets: SecretBox): TransferPolicy {
+  const ranges = (row.restrict_ip_list === null ? [] : JSON.parse(row.restrict_ip_list) as RestrictIp[])
+    .map(r => ({ start: ipBytes(r.startIP), end: ipBytes(r.endIP) }))
+    .filter((r): r is { start: Uint8Array, end: Uint8Array } => r.start !== undefined && r.end !== undefined)
+  const tsig = row.tsig === null ? undefined : JSON.parse(row.tsig) as Tsig
+  return {
+    ranges,
+    ...(tsig === undefined ? {} : { key: { name: parseName(tsig.tsigKeyName), algorithm: tsig.tsigAlgorithm, secret: new Uint8Array(Buffer.from(secrets.open(tsig.tsigKeyValue), 'base64')) } })
+  }
+}
 
 export interface SyncLogger {
   info (obj: object, msg: string): void
@@ -27,6 +43,7 @@ export class ZoneSync {
     private readonly store: Store,
     private readonly index: ZoneIndex,
     private readonly logger: SyncLogger,
+    private readonly secrets: SecretBox,
     private readonly intervalMs = 500
   ) {}
 
@@ -90,6 +107,9 @@ export class ZoneSync {
     } else {
       for await (const r of readZoneRecords(this.store, zone.id)) records.push(r)
     }
-    this.index.set(ZoneData.from(origin, zone.serial, zone.version, records))
+    const data = ZoneData.from(origin, zone.serial, zone.version, records)
+    const row = await this.store.zones.findById(zone.id)
+    if (row !== undefined) data.transfer = transferPolicy(row, this.secrets)
+    this.index.set(data)
   }
 }

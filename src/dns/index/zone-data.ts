@@ -1,5 +1,6 @@
 import { nameEquals, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
+import type { TsigKey } from '../wire/tsig.ts'
 
 /** One rrset as served: TTL, rdata in canonical wire form, and how a pool orders it. */
 export interface ServedRrset {
@@ -7,6 +8,13 @@ export interface ServedRrset {
   rdata: Uint8Array[]
   /** RD pool order (FIXED, RANDOM, ROUND_ROBIN); plain rrsets keep their stored order. */
   order?: 'FIXED' | 'RANDOM' | 'ROUND_ROBIN'
+}
+
+/** Who may transfer the zone out (RFC 5936 §6): address ranges and an optional TSIG key. */
+export interface TransferPolicy {
+  /** Inclusive ranges of 4- or 16-octet addresses. */
+  ranges: { start: Uint8Array, end: Uint8Array }[]
+  key?: TsigKey
 }
 
 /** The rrsets at one owner name. */
@@ -26,6 +34,8 @@ export class ZoneData {
   readonly nodes = new Map<string, ZoneNode>()
   /** Names that exist only because names below them do (empty non-terminals). */
   readonly emptyNonTerminals = new Set<string>()
+  /** Zone transfers out: nobody when unset. */
+  transfer: TransferPolicy | undefined
 
   constructor (readonly origin: WireName, readonly serial: number, readonly version: number) {
     this.originKey = wireKey(origin)

@@ -90,6 +90,22 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     assert.match(await dig(service.dns.port, 'missing.example.org.', 'A'), /status: NXDOMAIN/)
   })
 
+  it('transfers the zone by AXFR only to allowed addresses with the zone\'s TSIG key', { skip: haveDig ? false : 'dig is not installed' }, async () => {
+    const secret = Buffer.from('a shared transfer secret').toString('base64')
+    const put = await fetch(`${base}/zones/example.org`, { method: 'PUT', headers, body: JSON.stringify({ primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }], tsig: { tsigKeyName: 'xfr-key', tsigKeyValue: secret, tsigAlgorithm: 'hmac-sha256' } } }) })
+    assert.equal(put.status, 200)
+    const signed = async () => await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', 'AXFR')
+    await eventually(async () => /XFR size: 4 records/.test(await signed()), 3000)
+    const out = await signed()
+    assert.doesNotMatch(out, /Couldn't verify|tsig verify failure|BADSIG/i)
+    assert.equal(out.match(/\tSOA\t/g)?.length, 2, 'SOA first and last')
+    assert.match(await dig(service.dns.port, 'example.org.', 'AXFR'), /Transfer failed/)
+    assert.match(await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${Buffer.from('wrong').toString('base64')}`, 'example.org.', 'AXFR'), /Transfer failed|BADSIG|tsig/i)
+    const serial = /\tSOA\t\S+ \S+ (\d+) /.exec(out)![1]!
+    const ixfr = await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', `IXFR=${serial}`)
+    assert.equal(ixfr.match(/\tSOA\t/g)?.length, 1, 'an up-to-date IXFR client gets the SOA alone')
+  })
+
   it('stops answering a suspended zone (REFUSED) within a second', async () => {
     const res = await fetch(`${base}/zones/example.org/suspend`, { method: 'POST', headers, body: '{}' })
     assert.equal(res.status, 200)

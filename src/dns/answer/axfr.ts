@@ -1,0 +1,123 @@
+import { nameEquals } from '../../zone/name.ts'
+import { readSoa } from '../../zone/rdata/soa.ts'
+import { serialGreater } from '../../zone/serial.ts'
+import type { ZoneData } from '../index/zone-data.ts'
+import type { ZoneIndex } from '../index/zone-index.ts'
+import { Rcode, TYPE } from '../wire/constants.ts'
+import type { Message, WireRecord } from '../wire/message.ts'
+import { appendTsigError, signMessage, verifyRequest, type TsigKey } from '../wire/tsig.ts'
+import { MessageWriter, Section } from '../wire/writer.ts'
+
+/** Size of each message of a transfer (many records per message, RFC 5936 §2.2). */
+const MESSAGE_SIZE = 16384
+
+function compareAddress (a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!
+  return 0
+}
+
+/** Whether the client address lies in one of the zone's ranges. */
+function allowedAddress (zone: ZoneData, client: Uint8Array): boolean {
+  return (zone.transfer?.ranges ?? []).some(r => r.start.length === client.length && compareAddress(client, r.start) >= 0 && compareAddress(client, r.end) <= 0)
+}
+
+/** Every record of the zone: SOA first, then the rest (RFC 5936 §2.2). */
+function zoneRecords (zone: ZoneData): { soa: WireRecord, rest: WireRecord[] } | undefined {
+  const soaSet = zone.apex?.rrsets.get(TYPE.SOA)
+  if (soaSet === undefined) return undefined
+  const soa: WireRecord = { name: zone.origin, type: TYPE.SOA, class: 1, ttl: soaSet.ttl, rdata: soaSet.rdata[0]! }
+  const rest: WireRecord[] = []
+  for (const node of zone.nodes.values()) {
+    for (const [type, rrset] of node.rrsets) {
+      if (type === TYPE.SOA && node === zone.apex) continue
+      for (const rdata of rrset.rdata) rest.push({ name: node.owner, type, class: 1, ttl: rrset.ttl, rdata })
+    }
+  }
+  return { soa, rest }
+}
+
+export interface TransferRequest {
+  bytes: Uint8Array
+  message: Message
+  /** The client's address octets (4 or 16). */
+  client: Uint8Array
+  now: number
+}
+
+function header (query: Message, rcode: number, aa: boolean): Parameters<MessageWriter['header']>[0] {
+  return { id: query.id, qr: true, opcode: 0, aa, tc: false, rd: false, ra: false, ad: false, cd: false, rcode }
+}
+
+/**
+ * AXFR out (RFC 5936) and IXFR out (RFC 1995, answered with the whole zone — or with the SOA
+ * alone when the client is up to date — until a change journal serves increments): only to
+ * the zone's allowed addresses and, when the zone has a key, only with a valid TSIG (RFC 8945),
+ * every message signed. Anything else is REFUSED (or NOTAUTH for a zone we do not serve).
+ *
+ * @returns the response messages, in order.
+ */
+export function answerTransfer (index: ZoneIndex, req: TransferRequest): Uint8Array[] {
+  const query = req.message
+  const q = query.questions[0]!
+  const refuse = (rcode: number): Uint8Array[] => {
+    const w = new MessageWriter(512)
+    w.header(header(query, rcode, false))
+    w.question(q)
+    return [w.finish()]
+  }
+  const zone = index.get(q.name)
+  if (zone === undefined || !nameEquals(zone.origin, q.name)) return refuse(Rcode.NOTAUTH)
+  const key = zone.transfer?.key
+  let mac: Uint8Array | undefined
+  if (query.tsig !== undefined) {
+    const verdict = verifyRequest(req.bytes, query, n => key !== undefined && nameEquals(n, key.name) ? key : undefined, req.now)
+    if (!verdict.ok) {
+      const [r] = refuse(Rcode.NOTAUTH)
+      if (verdict.tsig === undefined) return [r!]
+      if (verdict.error === Rcode.BADTIME && verdict.key !== undefined) {
+        const other = new Uint8Array(6)
+        new DataView(other.buffer).setUint16(0, Math.floor(req.now / 2 ** 32))
+        new DataView(other.buffer).setUint32(2, req.now >>> 0)
+        return [signMessage(r!, { key: verdict.key, priorMac: verdict.tsig.mac, timersOnly: false, now: req.now, error: Rcode.BADTIME, other }).message]
+      }
+      return [appendTsigError(r!, verdict.keyName, verdict.tsig, verdict.error)]
+    }
+    mac = verdict.tsig.mac
+  }
+  const rangesConfigured = (zone.transfer?.ranges.length ?? 0) > 0
+  const addressOk = rangesConfigured ? allowedAddress(zone, req.client) : key !== undefined
+  if (!addressOk || (key !== undefined && mac === undefined)) return refuse(Rcode.REFUSED)
+
+  const all = zoneRecords(zone)
+  if (all === undefined) return refuse(Rcode.SERVFAIL)
+  const ixfrSerial = q.type === TYPE.IXFR ? query.authority.find(r => r.type === TYPE.SOA) : undefined
+  let records: WireRecord[]
+  if (ixfrSerial !== undefined && !serialGreater(readSoa(all.soa.rdata).serial, readSoa(ixfrSerial.rdata).serial)) {
+    records = [all.soa]
+  } else {
+    records = [all.soa, ...all.rest, all.soa]
+  }
+  const messages: Uint8Array[] = []
+  let w = new MessageWriter(MESSAGE_SIZE)
+  w.header(header(query, Rcode.NOERROR, true))
+  w.question(q)
+  for (const r of records) {
+    if (w.record(Section.Answer, r)) continue
+    messages.push(w.finish())
+    w = new MessageWriter(MESSAGE_SIZE)
+    w.header(header(query, Rcode.NOERROR, true))
+    if (!w.record(Section.Answer, r)) return refuse(Rcode.SERVFAIL)
+  }
+  messages.push(w.finish())
+  if (mac === undefined || key === undefined) return messages
+  return signAll(messages, key, mac, req.now)
+}
+
+function signAll (messages: Uint8Array[], key: TsigKey, requestMac: Uint8Array, now: number): Uint8Array[] {
+  let prior = requestMac
+  return messages.map((m, i) => {
+    const signed = signMessage(m, { key, priorMac: prior, timersOnly: i > 0, now })
+    prior = signed.mac
+    return signed.message
+  })
+}

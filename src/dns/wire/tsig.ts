@@ -1,0 +1,188 @@
+import { createHmac, timingSafeEqual } from 'node:crypto'
+import { lowerName, nameEquals, parseName, wireNameLength, type WireName } from '../../zone/name.ts'
+import { ByteReader, ByteWriter, WireError } from '../../zone/rdata/bytes.ts'
+import { CLASS_ANY, Rcode, TYPE } from './constants.ts'
+import type { Message } from './message.ts'
+
+/** TSIG algorithms (RFC 8945 §6) by our configuration name, with their wire names and hashes. */
+export const TSIG_ALGORITHM_NAMES = {
+  'hmac-md5': { wire: 'hmac-md5.sig-alg.reg.int.', hash: 'md5' },
+  'hmac-sha1': { wire: 'hmac-sha1.', hash: 'sha1' },
+  'hmac-sha224': { wire: 'hmac-sha224.', hash: 'sha224' },
+  'hmac-sha256': { wire: 'hmac-sha256.', hash: 'sha256' },
+  'hmac-sha384': { wire: 'hmac-sha384.', hash: 'sha384' },
+  'hmac-sha512': { wire: 'hmac-sha512.', hash: 'sha512' }
+} as const
+
+export type TsigAlgorithmName = keyof typeof TSIG_ALGORITHM_NAMES
+
+export interface TsigKey {
+  name: WireName
+  algorithm: TsigAlgorithmName
+  secret: Uint8Array
+}
+
+export interface TsigRdata {
+  algorithm: WireName
+  timeSigned: number
+  fudge: number
+  mac: Uint8Array
+  originalId: number
+  error: number
+  other: Uint8Array
+}
+
+/** The fields of TSIG rdata (RFC 8945 §4.2). @throws WireError */
+export function readTsig (rdata: Uint8Array): TsigRdata {
+  const r = new ByteReader(rdata)
+  const algorithm = r.bytes(wireNameLength(rdata, 0))
+  const timeSigned = r.u48()
+  const fudge = r.u16()
+  const mac = r.bytes(r.u16())
+  const originalId = r.u16()
+  const error = r.u16()
+  const other = r.bytes(r.u16())
+  if (r.remaining !== 0) throw new WireError('TSIG rdata has trailing octets')
+  return { algorithm, timeSigned, fudge, mac, originalId, error, other }
+}
+
+function writeTsig (t: TsigRdata): Uint8Array {
+  const w = new ByteWriter(64 + t.mac.length + t.other.length)
+  w.bytes(t.algorithm)
+  w.u48(t.timeSigned)
+  w.u16(t.fudge)
+  w.u16(t.mac.length)
+  w.bytes(t.mac)
+  w.u16(t.originalId)
+  w.u16(t.error)
+  w.u16(t.other.length)
+  w.bytes(t.other)
+  return w.finish()
+}
+
+function algorithmOf (wire: WireName): TsigAlgorithmName | undefined {
+  for (const [name, a] of Object.entries(TSIG_ALGORITHM_NAMES)) if (nameEquals(parseName(a.wire), wire)) return name as TsigAlgorithmName
+  return undefined
+}
+
+/** RFC 8945 §4.3.3: the TSIG variables, names in canonical (lower-case) form. */
+function variables (keyName: WireName, t: TsigRdata, timersOnly: boolean): Uint8Array {
+  const w = new ByteWriter(128)
+  if (!timersOnly) {
+    w.bytes(lowerName(keyName))
+    w.u16(CLASS_ANY)
+    w.u32(0)
+    w.bytes(lowerName(t.algorithm))
+  }
+  w.u48(t.timeSigned)
+  w.u16(t.fudge)
+  if (!timersOnly) {
+    w.u16(t.error)
+    w.u16(t.other.length)
+    w.bytes(t.other)
+  }
+  return w.finish()
+}
+
+function hmac (key: TsigKey, parts: Uint8Array[]): Uint8Array {
+  const h = createHmac(TSIG_ALGORITHM_NAMES[key.algorithm].hash, key.secret)
+  for (const p of parts) h.update(p)
+  return new Uint8Array(h.digest())
+}
+
+function lengthPrefixed (mac: Uint8Array): Uint8Array {
+  const out = new Uint8Array(2 + mac.length)
+  out[0] = mac.length >> 8
+  out[1] = mac.length & 0xff
+  out.set(mac, 2)
+  return out
+}
+
+export type TsigVerdict =
+  | { ok: true, key: TsigKey, tsig: TsigRdata }
+  | { ok: false, error: number, keyName: WireName, tsig: TsigRdata | undefined, key: TsigKey | undefined }
+
+/**
+ * Check the TSIG of a request (RFC 8945 §5.2): known key with the same algorithm (else BADKEY),
+ * MAC over the message without its TSIG and the TSIG variables (else BADSIG), time within the
+ * fudge (else BADTIME).
+ */
+export function verifyRequest (msg: Uint8Array, m: Message, keyFor: (name: WireName) => TsigKey | undefined, now: number): TsigVerdict {
+  const record = m.tsig!.record
+  let tsig: TsigRdata
+  try {
+    tsig = readTsig(record.rdata)
+  } catch {
+    return { ok: false, error: Rcode.FORMERR, keyName: record.name, tsig: undefined, key: undefined }
+  }
+  const key = keyFor(record.name)
+  if (key === undefined || algorithmOf(tsig.algorithm) !== key.algorithm) return { ok: false, error: Rcode.BADKEY, keyName: record.name, tsig, key: undefined }
+  const unsigned = msg.slice(0, m.tsig!.offset)
+  unsigned[0] = tsig.originalId >> 8
+  unsigned[1] = tsig.originalId & 0xff
+  const arcount = ((unsigned[10]! << 8) | unsigned[11]!) - 1
+  unsigned[10] = arcount >> 8
+  unsigned[11] = arcount & 0xff
+  const expected = hmac(key, [unsigned, variables(record.name, tsig, false)])
+  // RFC 8945 §5.2.2.1: a truncated MAC is accepted down to half the length (and 10 octets).
+  const minimum = Math.max(10, expected.length / 2)
+  if (tsig.mac.length < minimum || tsig.mac.length > expected.length || !timingSafeEqual(tsig.mac, expected.subarray(0, tsig.mac.length))) {
+    return { ok: false, error: Rcode.BADSIG, keyName: record.name, tsig, key }
+  }
+  if (Math.abs(now - tsig.timeSigned) > tsig.fudge) return { ok: false, error: Rcode.BADTIME, keyName: record.name, tsig, key }
+  return { ok: true, key, tsig }
+}
+
+export interface SignOptions {
+  key: TsigKey
+  /** The MAC of the request (first message of a response) or of the previous message. */
+  priorMac: Uint8Array | undefined
+  /** Later messages of a multi-message response sign the timers only (RFC 8945 §5.3.1). */
+  timersOnly: boolean
+  now: number
+  error?: number
+  other?: Uint8Array
+}
+
+/**
+ * Append a TSIG record to a finished message and return the signed message and its MAC
+ * (RFC 8945 §5.3): the digest covers the prior MAC, the message and the TSIG variables.
+ */
+export function signMessage (message: Uint8Array, opts: SignOptions): { message: Uint8Array, mac: Uint8Array } {
+  const id = (message[0]! << 8) | message[1]!
+  const t: TsigRdata = {
+    algorithm: parseName(TSIG_ALGORITHM_NAMES[opts.key.algorithm].wire),
+    timeSigned: opts.now,
+    fudge: 300,
+    mac: new Uint8Array(0),
+    originalId: id,
+    error: opts.error ?? 0,
+    other: opts.other ?? new Uint8Array(0)
+  }
+  const parts = [message, variables(opts.key.name, t, opts.timersOnly)]
+  if (opts.priorMac !== undefined) parts.unshift(lengthPrefixed(opts.priorMac))
+  t.mac = hmac(opts.key, parts)
+  return { message: appendTsig(message, opts.key.name, t), mac: t.mac }
+}
+
+/** An unsigned TSIG error record (BADKEY, BADSIG: RFC 8945 §5.3.2) appended to a response. */
+export function appendTsigError (message: Uint8Array, keyName: WireName, tsig: TsigRdata, error: number): Uint8Array {
+  return appendTsig(message, keyName, { ...tsig, mac: new Uint8Array(0), originalId: (message[0]! << 8) | message[1]!, error, other: new Uint8Array(0) })
+}
+
+function appendTsig (message: Uint8Array, keyName: WireName, t: TsigRdata): Uint8Array {
+  const rdata = writeTsig(t)
+  const w = new ByteWriter(message.length + keyName.length + 10 + rdata.length)
+  w.bytes(message)
+  w.bytes(keyName)
+  w.u16(TYPE.TSIG)
+  w.u16(CLASS_ANY)
+  w.u32(0)
+  w.u16(rdata.length)
+  w.bytes(rdata)
+  const out = w.finish()
+  const arcount = ((out[10]! << 8) | out[11]!) + 1
+  out[10] = arcount >> 8
+  out[11] = arcount & 0xff
+  return out
+}
