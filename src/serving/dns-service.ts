@@ -9,6 +9,9 @@ import { answerTransfer } from '../dns/answer/axfr.ts'
 import { TYPE } from '../dns/wire/constants.ts'
 import { decodeMessage } from '../dns/wire/message.ts'
 import { ipBytes } from '../zones/sections.ts'
+import { sendNotify } from '../dns/notify/sender.ts'
+import type { ZoneData } from '../dns/index/zone-data.ts'
+import { nameToString } from '../zone/name.ts'
 import { listenUdp } from '../dns/server/udp-listener.ts'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
@@ -83,7 +86,17 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     }
   }
   if (tcp === undefined || udp === undefined) throw new Error('could not bind the DNS port for both UDP and TCP')
-  const sync = new ZoneSync(store, index, opts.logger, opts.secrets)
+  const notifyZone = (zone: ZoneData): void => {
+    const soa = zone.apex?.rrsets.get(TYPE.SOA)
+    if (soa === undefined) return
+    const record = { name: zone.origin, type: TYPE.SOA, class: 1, ttl: soa.ttl, rdata: soa.rdata[0]! }
+    for (const target of zone.notify) {
+      sendNotify(record, target).then((acked) => {
+        if (!acked) opts.logger.warn({ zone: nameToString(zone.origin), target }, 'NOTIFY not acknowledged')
+      }, (err: unknown) => opts.logger.warn({ err, target }, 'NOTIFY failed'))
+    }
+  }
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, 500, notifyZone)
   const loaded = sync.start()
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
   const server = tcp

@@ -8,7 +8,7 @@ import { readZoneRecords } from '../zones/records.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import type { TransferPolicy } from '../dns/index/zone-data.ts'
 import type { ZoneRow } from '../store/schema.ts'
-import { ipBytes, type RestrictIp, type Tsig } from '../zones/sections.ts'
+import { ipBytes, parseServerAddress, type RestrictIp, type Tsig } from '../zones/sections.ts'
 
 /** The zone's transfer settings as the DNS server applies them (restrict list, TSIG key). */
 export function transferPolicy (row: ZoneRow, secrets: SecretBox): TransferPolicy {
@@ -34,7 +34,8 @@ export interface SyncLogger {
  * primary's data moved under the alias name, and is reloaded when its primary changes.
  */
 export class ZoneSync {
-  private readonly loaded = new Map<string, { version: number, originalVersion: number }>()
+  private readonly loaded = new Map<string, { version: number, originalVersion: number, serial: number }>()
+  private readonly everServed = new Set<string>()
   private timer: NodeJS.Timeout | undefined
   private running: Promise<void> | undefined
   private stopped = false
@@ -44,7 +45,9 @@ export class ZoneSync {
     private readonly index: ZoneIndex,
     private readonly logger: SyncLogger,
     private readonly secrets: SecretBox,
-    private readonly intervalMs = 500
+    private readonly intervalMs = 500,
+    /** Called after a reload changed the zone's serial (NOTIFY out). */
+    private readonly onSerialChange?: (zone: ZoneData, version: ZoneVersion) => void
   ) {}
 
   /** Start loading and watching; resolves when the first full load is done. */
@@ -82,8 +85,13 @@ export class ZoneSync {
       const originalVersion = original?.version ?? 0
       const known = this.loaded.get(z.id)
       if (known !== undefined && known.version === z.version && known.originalVersion === originalVersion) continue
-      await this.load(z, original)
-      this.loaded.set(z.id, { version: z.version, originalVersion })
+      const data = await this.load(z, original)
+      this.loaded.set(z.id, { version: z.version, originalVersion, serial: z.serial })
+      // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served
+      // before comes back (unsuspend); not on the first load after start.
+      const changed = known !== undefined ? known.serial !== z.serial : this.everServed.has(z.id)
+      this.everServed.add(z.id)
+      if (changed && data !== undefined) this.onSerialChange?.(data, z)
       reloaded++
       if (this.stopped) return
     }
@@ -97,11 +105,11 @@ export class ZoneSync {
     if (reloaded > 0) this.logger.info({ reloaded, served: this.index.size }, 'DNS zones loaded')
   }
 
-  private async load (zone: ZoneVersion, original: ZoneVersion | undefined): Promise<void> {
+  private async load (zone: ZoneVersion, original: ZoneVersion | undefined): Promise<ZoneData | undefined> {
     const origin = parseName(zone.name)
     const records: ZoneRecord[] = []
     if (zone.zone_type === 'ALIAS') {
-      if (original === undefined) return
+      if (original === undefined) return undefined
       const from = parseName(original.name)
       for await (const r of readZoneRecords(this.store, original.id)) records.push(renameRecord(r, from, origin))
     } else {
@@ -109,7 +117,13 @@ export class ZoneSync {
     }
     const data = ZoneData.from(origin, zone.serial, zone.version, records)
     const row = await this.store.zones.findById(zone.id)
-    if (row !== undefined) data.transfer = transferPolicy(row, this.secrets)
+    if (row !== undefined) {
+      data.transfer = transferPolicy(row, this.secrets)
+      data.notify = (row.notify_addresses === null ? [] : JSON.parse(row.notify_addresses) as { notifyAddress: string }[])
+        .map(n => parseServerAddress(n.notifyAddress))
+        .filter((t): t is { host: string, port: number } => t !== undefined)
+    }
     this.index.set(data)
+    return data
   }
 }

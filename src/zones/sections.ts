@@ -118,7 +118,8 @@ export function parseNotifyAddresses (input: unknown, field = 'notifyAddresses')
   if (!Array.isArray(input)) throw new ZonalError('INVALID_INPUT', `${field} must be a list`)
   return input.map((item: unknown, i) => {
     const address = isObject(item) ? str(item.notifyAddress) : undefined
-    if (address === undefined || ipBytes(address) === undefined) throw new ZonalError('NOTIFY_IP_INVALID', address ?? '', field, i)
+    // An address may carry a port (`192.0.2.1:5353`, `[2001:db8::1]:5353`) for secondaries on other ports.
+    if (address === undefined || parseServerAddress(address) === undefined) throw new ZonalError('NOTIFY_IP_INVALID', address ?? '', field, i)
     return { notifyAddress: address, description: (isObject(item) ? str(item.description) : undefined) ?? '' }
   })
 }

@@ -36,6 +36,8 @@ export class ZoneData {
   readonly emptyNonTerminals = new Set<string>()
   /** Zone transfers out: nobody when unset. */
   transfer: TransferPolicy | undefined
+  /** Where NOTIFY goes when the serial changes (RFC 1996). */
+  notify: { host: string, port: number }[] = []
 
   constructor (readonly origin: WireName, readonly serial: number, readonly version: number) {
     this.originKey = wireKey(origin)

@@ -106,9 +106,39 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     assert.equal(ixfr.match(/\tSOA\t/g)?.length, 1, 'an up-to-date IXFR client gets the SOA alone')
   })
 
-  it('stops answering a suspended zone (REFUSED) within a second', async () => {
-    const res = await fetch(`${base}/zones/example.org/suspend`, { method: 'POST', headers, body: '{}' })
-    assert.equal(res.status, 200)
-    await eventually(async () => (await udpQuery(service.dns.port, 'example.org.', 6)).rcode === 5)
+  it('stops answering a suspended zone (REFUSED) within a second, and NOTIFYs its secondaries when it is back with a new serial', async () => {
+    // A secondary that acknowledges NOTIFY (RFC 1996 §4.7).
+    const secondary = createSocket('udp4')
+    const notified: Buffer[] = []
+    secondary.on('message', (msg, rinfo) => {
+      notified.push(msg)
+      const reply = Buffer.from(msg.subarray(0, 12))
+      reply[2] = (reply[2]! | 0x80)
+      reply.writeUInt16BE(0, 4)
+      reply.writeUInt16BE(0, 6)
+      secondary.send(reply, rinfo.port, rinfo.address)
+    })
+    await new Promise<void>(resolve => secondary.bind(0, '127.0.0.1', resolve))
+    try {
+      const port = (secondary.address()).port
+      const put = await fetch(`${base}/zones/example.org`, { method: 'PATCH', headers, body: JSON.stringify({ primaryCreateInfo: { notifyAddresses: [{ notifyAddress: `127.0.0.1:${port}` }] } }) })
+      assert.equal(put.status, 200)
+      await new Promise(resolve => setTimeout(resolve, 700))
+      const res = await fetch(`${base}/zones/example.org/suspend`, { method: 'POST', headers, body: '{}' })
+      assert.equal(res.status, 200)
+      await eventually(async () => (await udpQuery(service.dns.port, 'example.org.', 6)).rcode === 5)
+      assert.equal(notified.length, 0)
+      const { unsuspendZone } = await import('../../../src/zones/actions.ts')
+      const { SecretBox } = await import('../../../src/auth/secrets.ts')
+      await unsuspendZone({ store: service.store, nameservers: [], secrets: new SecretBox(undefined), clock: () => new Date() }, { user: 'support', ipAddress: null }, 'example.org')
+      await eventually(async () => notified.length > 0, 3000)
+      const notify = decodeMessage(notified[0]!)
+      assert.equal(notify.opcode, 4)
+      assert.equal(notify.aa, true)
+      assert.equal(notify.questions[0]?.type, 6)
+      assert.equal((await udpQuery(service.dns.port, 'example.org.', 6)).rcode, 0)
+    } finally {
+      secondary.close()
+    }
   })
 })
