@@ -29,4 +29,6 @@ const t0 = performance.now()
 const dns = await startDns(store, { host: '127.0.0.1', port: 0, logger, secrets: new SecretBox(undefined) })
 await dns.loaded
 process.stdout.write(JSON.stringify({ port: dns.port, loadMs: Math.round(performance.now() - t0), rssMb: Math.round(process.memoryUsage().rss / 1e6) }) + '\n')
-process.on('SIGTERM', () => { void dns.close().then(() => store.close()).then(() => process.exit(0)) })
+process.on('SIGTERM', () => {
+  dns.close().then(async () => await store.close()).finally(() => process.exit(0)).catch(() => {})
+})
