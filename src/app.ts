@@ -5,6 +5,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { accountRoutes } from './api/routes/accounts/index.ts'
+import { batchRoutes } from './api/routes/batch/index.ts'
 import { authorizationRoutes } from './api/routes/authorization/index.ts'
 import { systemRoutes } from './api/routes/system/index.ts'
 import { taskRoutes } from './api/routes/tasks/index.ts'
@@ -19,9 +20,11 @@ import { rewriteVersionPrefix } from './api/plugins/version-prefix.ts'
 import type { AuthService } from './auth/auth-service.ts'
 import { DEFAULT_NAMESERVERS, type Config } from './config/config.ts'
 import type { Store } from './store/store.ts'
+import type { TaskHandler } from './tasks/runner.ts'
 import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
+import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import { systemClock } from './util/time.ts'
 
@@ -31,8 +34,11 @@ export interface AppDeps {
   config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey'>>
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger
-  /** The task runner, woken when a route creates a task (without one, tasks wait for a runner). */
-  tasks?: { wake (): void }
+  /**
+   * The task runner, woken when a route creates a task (without one, tasks wait for a runner).
+   * Routes whose jobs need the app itself register them (`POST /batch?async=true`).
+   */
+  tasks?: { wake (): void, register? (kind: string, handler: TaskHandler): void }
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -101,7 +107,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     tasks: deps.tasks
   })
   await app.register(zoneListRoutes, { store: deps.store })
+  await app.register(rrsetRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock } })
   await app.register(taskRoutes, { store: deps.store })
   await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
+  await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
   return app
 }

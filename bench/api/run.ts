@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchZoneList, listBenchTable } from './list.ts'
+import { benchRrsets, rrsetBenchTable } from './rrsets.ts'
 import { powerDnsAvailable, startPowerDns, startZonal, type PowerDns, type Zonal } from './servers.ts'
 
 /**
@@ -169,6 +170,8 @@ async function main (): Promise<void> {
 
   out('\nZonal zone list with 100,000 zones (keyset pages, app.inject, median of 5)\n\n')
   out(listBenchTable(await benchZoneList({ zones: Number(process.env.BENCH_ZONES ?? 100_000) })))
+
+  out('\n' + rrsetBenchTable(await benchRrsets(work)))
 }
 
 await main()

@@ -93,7 +93,44 @@ export const catalog = {
   // Zone export and tasks (background work).
   EXPORT_TOO_MANY_ZONES: { status: 400, errorCode: 53007, message: 'The provided number of zones ({0}) exceeds allowed limit ({1})' },
   TASK_RESULT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
-  TASK_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' }
+  TASK_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+
+  // Record sets (rrsets).
+  RRSET_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  RRSET_FIELDS_REQUIRED: { status: 400, errorCode: 70005, message: 'At least one field must be specified: rdata or profile' },
+  RRSET_ALREADY_EXISTS: { status: 400, errorCode: 2111, message: 'Resource Record of type {0} with these attributes already exists in the system.' },
+  RRSET_DUPLICATE_RDATA: { status: 400, errorCode: 450001, message: 'Resource Record with these attributes already exists in the system.' },
+  RRSET_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+  ZONE_IS_SECONDARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is a secondary zone; its records come from its primary name servers and cannot be changed.' },
+
+  // Pool profiles (src/zone/pools): the detail in {0} names the field.
+  POOL_PROFILE_INVALID: { status: 400, errorCode: 110004, message: 'Given profile information is not valid. {0}' },
+  POOL_PROFILE_KEY_INVALID: { status: 400, errorCode: 70008, message: 'Invalid profile key: {0}' },
+  POOL_PROFILE_RR_TYPE: { status: 400, errorCode: 70004, message: 'Profile is only applicable for {0} type resource record.' },
+  POOL_ORDER_INVALID: { status: 400, errorCode: 70007, message: 'Given Profile Order is not valid. {0}' },
+  POOL_PRIORITY_INVALID: { status: 400, errorCode: 110008, message: 'Invalid Priority : Priority value must be greater than 0 and less than 100000 ({0})' },
+  POOL_FAILOVER_RDATA_REQUIRED: { status: 400, errorCode: 110001, message: 'rdata information in Failover record is required. ({0})' },
+  POOL_MONITOR_REQUIRED: { status: 400, errorCode: 100003, message: 'Monitor information is required ({0})' },
+  POOL_MONITOR_METHOD_REQUIRED: { status: 400, errorCode: 110002, message: 'Monitor Method is required. ({0})' },
+  POOL_MONITOR_URL_REQUIRED: { status: 400, errorCode: 110003, message: 'Monitor Url is required. ({0})' },
+  SB_POOL_RDATA_INFO_COUNT: { status: 400, errorCode: 110007, message: 'For a Site Backer Pool, one entry of profile rData info should always be provided for each entry in rdata. ({0})' },
+  TC_POOL_RDATA_INFO_COUNT: { status: 400, errorCode: 110009, message: 'For a Traffic Controller Pool, one entry of profile rData info should always be provided for each entry in rdata. ({0})' },
+  TC_POOL_WEIGHT_INVALID: { status: 400, errorCode: 110015, message: 'For a Traffic Controller Pool, weight must be an even integer between 2 to 100. ({0})' },
+  SF_POOL_LIVE_RECORDS: { status: 400, errorCode: 100010, message: 'SF Pool can contain only 1 live record ({0})' },
+  SF_POOL_BACKUP_RECORD_REQUIRED: { status: 400, errorCode: 100002, message: 'Backup Record information is required ({0})' },
+  SF_POOL_REGION_FAILURE_SENSITIVITY_REQUIRED: { status: 400, errorCode: 100004, message: 'Region Failure Sensitivity is required ({0})' },
+  SF_POOL_RECORD_STATE_INVALID: { status: 400, errorCode: 10005, message: 'Allowed Record states are FORCED_INACTIVE or NOT_FORCED ({0})' },
+  SLB_POOL_RECORD_COUNT: { status: 400, errorCode: 90006, message: 'SLB pool should not have more than five primary records. ({0})' },
+  SLB_POOL_RDATA_INFO_COUNT: { status: 400, errorCode: 90007, message: 'SLB pool needs to have the same number of rdataInfo as rdata. Use empty {} as a placeholder for default rdataInfo. ({0})' },
+  DIR_POOL_RDATA_INFO_COUNT: { status: 400, errorCode: 90001, message: 'For a Directional Pool, one entry of profile rData info should always be provided for each entry in rdata. ({0})' },
+
+  // Batch (POST /batch).
+  BATCH_FAILED: { status: 400, errorCode: 110006, message: 'Error in batch operation. {0}' },
+  BATCH_URI_MISSING: { status: 400, errorCode: 110018, message: 'The batch operation does not have a URI' },
+  BATCH_METHOD_MISSING: { status: 400, errorCode: 110019, message: 'The batch operation does not have a Method' },
+  BATCH_NULL: { status: 400, errorCode: 110020, message: 'The batch or batch operation is null' },
+  BATCH_TOO_LARGE: { status: 400, errorCode: 110021, message: 'The batch of size {0} exceeds size limit ({1})' },
+  BATCH_METHOD_NOT_ALLOWED: { status: 400, errorCode: 110022, message: 'Invalid request method provided; method \'{0}\' is not allowed.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

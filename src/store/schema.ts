@@ -81,6 +81,10 @@ export interface RrsetTable {
   rdata_text: string
   rdata_wire: Uint8Array
   profile: string | null
+  /** Pool kind of the profile (`RD_POOLS` …), null without one (migration 0004). */
+  kind: string | null
+  /** The first characters of the first rdata value: the key of the VALUE order (migration 0004). */
+  value_key: string
   updated_at: string
 }
 

@@ -147,6 +147,12 @@ export interface ZoneStore {
   /** Whether a zone of this name exists in any account. */
   exists (name: string): Promise<boolean>
   findById (id: string): Promise<ZoneWithAccount | undefined>
+  /**
+   * Read a zone for a change inside a transaction, locking its row until the transaction ends
+   * (PostgreSQL `FOR UPDATE`; SQLite write transactions are serialised already), so changes of
+   * one zone take their serials and record counts one after another.
+   */
+  lockById (id: string): Promise<ZoneWithAccount | undefined>
   /** Apply changes, bump the version and the modification time; returns the new row. */
   update (id: string, changes: ZoneChanges): Promise<ZoneRow>
   /** Delete a zone and its records. */
@@ -172,7 +178,46 @@ export interface StoredRrset {
   ttl: number
   rdata: Uint8Array[]
   rdataText: string[]
+  /** The pool profile as JSON, null for plain records. */
   profile: string | null
+  /**
+   * The pool kind of `profile` (`RD_POOLS`, `SB_POOLS` …), what `q=kind:` filters on. When left
+   * out, the store derives it from the profile's `@context`.
+   */
+  kind?: string | null
+}
+
+/** Orders of the rrset list (`sort=` of `GET /zones/{zoneName}/rrsets`); ties by owner, then type. */
+export type RrsetSort = 'OWNER' | 'TTL' | 'TYPE' | 'VALUE'
+
+/** Which rrsets by pool profile (`q=kind:`). */
+export interface RrsetKinds {
+  /** Rrsets without a profile (`RECORDS`). */
+  records: boolean
+  /** Rrsets with any profile (`POOLS`: true), or with a profile of these kinds (`RD_POOLS` …). */
+  pools: boolean | readonly string[]
+}
+
+/** The rrsets of one zone a list reads; every field narrows. */
+export interface RrsetFilter {
+  zoneId: string
+  ownerKey?: string
+  type?: number
+  ttl?: number
+  /** Substring of the absolute owner name, any case. */
+  ownerSubstring?: string
+  /** Substring of the presentation rdata, any case. */
+  valueSubstring?: string
+  /** Undefined: every kind (`kind:ALL`). */
+  kinds?: RrsetKinds
+}
+
+export interface RrsetPageQuery extends RrsetFilter {
+  sort: RrsetSort
+  /** Descending instead of ascending. */
+  reverse: boolean
+  offset: number
+  limit: number
 }
 
 export interface RrsetStore {
@@ -184,6 +229,21 @@ export interface RrsetStore {
   list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]>
   /** Number of records (not rrsets) of the zone. */
   countRecords (zoneId: string): Promise<number>
+  /** One rrset by owner and type (one unique-index lookup). */
+  get (zoneId: string, ownerKey: string, type: number): Promise<StoredRrset | undefined>
+  /**
+   * One page of a zone's rrsets matching `query`, in its order, by offset. Every order reads an
+   * index of the zone and stops after `offset + limit` rows when the filter is an index prefix.
+   */
+  listPage (query: RrsetPageQuery): Promise<StoredRrset[]>
+  /** How many rrsets match `filter` (a count over the zone's index range). */
+  countPage (filter: RrsetFilter): Promise<number>
+  /** Delete one rrset; returns whether it existed. */
+  delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
+  /** Types of the rrsets at one owner, ascending. */
+  typesAt (zoneId: string, ownerKey: string): Promise<number[]>
+  /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
+  hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
 }
 
 export interface NewTask {

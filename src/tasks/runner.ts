@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import { isZonalError } from '../errors/catalog.ts'
 import type { TaskRow } from '../store/schema.ts'
 import type { Store, TaskResultFile } from '../store/store.ts'
@@ -92,12 +93,17 @@ export class TaskRunner {
   private again = false
   private claims = 0
   private timers: NodeJS.Timeout[] = []
+  private readonly handlers: Record<string, TaskHandler>
+  /** {@link wake}'s work, bound to the async context the runner was made in. */
+  private readonly wakeInOwnContext: () => void
 
   constructor (
     private readonly store: Store,
-    private readonly handlers: Readonly<Record<string, TaskHandler>>,
+    handlers: Readonly<Record<string, TaskHandler>>,
     private readonly options: TaskRunnerOptions
   ) {
+    this.handlers = { ...handlers }
+    this.wakeInOwnContext = AsyncResource.bind(() => this.fillNow())
     this.concurrency = Math.max(1, options.concurrency ?? 2)
     this.pollMs = options.pollMs ?? 250
     this.leaseSeconds = options.leaseSeconds ?? 60
@@ -120,8 +126,24 @@ export class TaskRunner {
     this.wake()
   }
 
-  /** Look for work now (after a task was created), instead of at the next poll. */
+  /**
+   * Add the handler of a task kind the runner was made without: jobs that need the HTTP app
+   * (`POST /batch?async=true` registers its own when the app is built).
+   */
+  register (kind: string, handler: TaskHandler): void {
+    this.handlers[kind] = handler
+  }
+
+  /**
+   * Look for work now (after a task was created), instead of at the next poll. The claims and
+   * jobs run in the runner's own async context, never in the caller's: a route waking the runner
+   * inside an ambient transaction (a batch) must not have the runner's queries join it.
+   */
   wake (): void {
+    this.wakeInOwnContext()
+  }
+
+  private fillNow (): void {
     if (!this.started || this.stopping) return
     if (this.filling !== undefined) {
       this.again = true
@@ -131,7 +153,7 @@ export class TaskRunner {
       this.filling = undefined
       if (this.again) {
         this.again = false
-        this.wake()
+        this.fillNow()
       }
     })
   }

@@ -4,6 +4,7 @@ import type { Principal } from '../../auth/principal.ts'
 import { ZonalError } from '../../errors/catalog.ts'
 import { sendError } from './error-handler.ts'
 import { bearerFrom } from './rate-limit.ts'
+import { subRequestContext } from './sub-request.ts'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,11 +19,17 @@ declare module 'fastify' {
 /**
  * Every route needs a valid bearer token unless its config says `public: true`. A missing,
  * expired or invalid token answers 401 60001 as a single object, so clients refresh and retry.
+ * A sub-request the service sends with a caller (a batch run by a task) is that caller.
  */
 export function registerAuth (app: FastifyInstance, auth: AuthService): void {
   app.decorateRequest('principal', null)
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config?.public === true || request.is404) return
+    const delegated = subRequestContext()?.principal
+    if (delegated !== undefined) {
+      request.principal = delegated
+      return
+    }
     const token = bearerFrom(request.headers.authorization) ?? bearerFrom(request.headers.token as string | undefined)
     const principal = token === undefined ? undefined : await auth.authenticate(token)
     if (principal === undefined) return sendError(reply, new ZonalError('AUTH_TOKEN_INVALID'))

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { ZonalError } from '../../errors/catalog.ts'
 import { sendError } from './error-handler.ts'
+import { subRequestContext } from './sub-request.ts'
 
 interface Window {
   count: number
@@ -9,7 +10,8 @@ interface Window {
 }
 
 /**
- * Fixed-window request limits per client address and per bearer token, in memory.
+ * Fixed-window request limits per client address and per bearer token, in memory. A batch
+ * counts once: its operations (sub-requests) are not counted again.
  *
  * @remarks Written here rather than with @fastify/rate-limit because both keys must be checked on
  * every request (a client must not escape the address limit by rotating tokens, nor a shared NAT
@@ -34,6 +36,8 @@ export function registerRateLimit (app: FastifyInstance, max: number, windowSeco
   }
 
   app.addHook('onRequest', async (request, reply) => {
+    // The operations of a batch were counted as the batch request.
+    if (subRequestContext() !== undefined) return
     const t = now()
     const keys = [`ip:${request.ip}`]
     const token = bearerFrom(request.headers.authorization) ?? bearerFrom(request.headers.token as string | undefined)

@@ -3,6 +3,7 @@ import type { EngineName } from '../engine.ts'
 import * as m0001 from './0001-foundation.ts'
 import * as m0002 from './0002-zone-order.ts'
 import * as m0003 from './0003-tasks.ts'
+import * as m0004 from './0004-rrsets.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -12,7 +13,8 @@ interface EngineMigration {
 const migrations: Record<string, EngineMigration> = {
   '0001-foundation': m0001,
   '0002-zone-order': m0002,
-  '0003-tasks': m0003
+  '0003-tasks': m0003,
+  '0004-rrsets': m0004
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

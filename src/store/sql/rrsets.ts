@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely'
-import type { Database } from '../schema.ts'
-import type { RrsetStore, StoredRrset } from '../store.ts'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
+import { poolKindOfProfile, VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
+import type { Database, RrsetTable } from '../schema.ts'
+import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset } from '../store.ts'
 
 /** Rdata of an rrset on disk: each record as a 16-bit length and its wire octets. */
 export function packRdata (rdata: readonly Uint8Array[]): Uint8Array {
@@ -30,23 +31,88 @@ export function unpackRdata (packed: Uint8Array): Uint8Array[] {
 
 const BATCH = 400
 
+/** Columns of each order after the zone: every one ends in (owner_key, rrtype), which is unique. */
+const ORDER: Record<RrsetSort, readonly ('ttl' | 'rrtype' | 'owner_key' | 'value_key')[]> = {
+  OWNER: ['owner_key', 'rrtype'],
+  TTL: ['ttl', 'owner_key', 'rrtype'],
+  TYPE: ['rrtype', 'owner_key'],
+  VALUE: ['value_key', 'owner_key', 'rrtype']
+}
+
+/** `LIKE` pattern for a substring, with `%`, `_` and `\` taken literally. */
+function containing (text: string): string {
+  return '%' + text.toLowerCase().replace(/[\\%_]/g, c => '\\' + c) + '%'
+}
+
+/** The first owner key after every key below `ownerKey` (keys of names below it extend it with hex digits). */
+function belowEnd (ownerKey: string): string {
+  return ownerKey + '~'
+}
+
+function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, 'id'> {
+  const rdataText = JSON.stringify(r.rdataText)
+  return {
+    zone_id: zoneId,
+    owner_key: r.ownerKey,
+    owner_name: r.ownerName,
+    rrtype: r.type,
+    ttl: r.ttl,
+    rdata_text: rdataText,
+    rdata_wire: packRdata(r.rdata),
+    profile: r.profile,
+    kind: r.profile === null ? null : (r.kind ?? poolKindOfProfile(r.profile)),
+    value_key: (r.rdataText[0] ?? '').slice(0, VALUE_KEY_LENGTH),
+    updated_at: now
+  }
+}
+
+function fromRow (r: Omit<RrsetTable, 'id'>): StoredRrset {
+  return {
+    ownerKey: r.owner_key,
+    ownerName: r.owner_name,
+    type: r.rrtype,
+    ttl: Number(r.ttl),
+    rdata: unpackRdata(new Uint8Array(r.rdata_wire)),
+    rdataText: JSON.parse(r.rdata_text) as string[],
+    profile: r.profile,
+    kind: r.kind
+  }
+}
+
+/** The SQL condition of a filter (the zone first, so every query reads one zone's index range). */
+function matching (f: RrsetFilter) {
+  return (eb: ExpressionBuilder<Database, 'rrsets'>): Expression<SqlBool> => {
+    const terms: Expression<SqlBool>[] = [eb('zone_id', '=', f.zoneId)]
+    if (f.ownerKey !== undefined) terms.push(eb('owner_key', '=', f.ownerKey))
+    if (f.type !== undefined) terms.push(eb('rrtype', '=', f.type))
+    if (f.ttl !== undefined) terms.push(eb('ttl', '=', f.ttl))
+    if (f.ownerSubstring !== undefined && f.ownerSubstring !== '') {
+      terms.push(sql<SqlBool>`lower(owner_name) like ${containing(f.ownerSubstring)} escape '\\'`)
+    }
+    if (f.valueSubstring !== undefined && f.valueSubstring !== '') {
+      terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(f.valueSubstring)} escape '\\'`)
+    }
+    const k = f.kinds
+    if (k !== undefined) {
+      // `kind is not null` spelled out so both engines may read the partial pool index.
+      const pools: Expression<SqlBool> | undefined = k.pools === true
+        ? eb('kind', 'is not', null)
+        : k.pools === false || k.pools.length === 0 ? undefined : eb.and([eb('kind', 'is not', null), eb('kind', 'in', [...k.pools])])
+      const records = k.records ? eb('kind', 'is', null) : undefined
+      const either = [records, pools].filter(e => e !== undefined)
+      terms.push(either.length === 0 ? sql<SqlBool>`1 = 0` : either.length === 1 ? either[0]! : eb.or(either))
+    }
+    return eb.and(terms)
+  }
+}
+
 export class SqlRrsetStore implements RrsetStore {
   constructor (private readonly db: Kysely<Database>) {}
 
   async insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void> {
     const now = new Date().toISOString()
     for (let i = 0; i < rrsets.length; i += BATCH) {
-      await this.db.insertInto('rrsets').values(rrsets.slice(i, i + BATCH).map(r => ({
-        zone_id: zoneId,
-        owner_key: r.ownerKey,
-        owner_name: r.ownerName,
-        rrtype: r.type,
-        ttl: r.ttl,
-        rdata_text: JSON.stringify(r.rdataText),
-        rdata_wire: packRdata(r.rdata),
-        profile: r.profile,
-        updated_at: now
-      }))).execute()
+      await this.db.insertInto('rrsets').values(rrsets.slice(i, i + BATCH).map(r => toRow(zoneId, r, now))).execute()
     }
   }
 
@@ -55,10 +121,12 @@ export class SqlRrsetStore implements RrsetStore {
   }
 
   async replace (zoneId: string, rrset: StoredRrset): Promise<void> {
-    await this.db.deleteFrom('rrsets')
+    const row = toRow(zoneId, rrset, new Date().toISOString())
+    const { zone_id: _z, owner_key: _o, rrtype: _t, ...changes } = row
+    const updated = await this.db.updateTable('rrsets').set(changes)
       .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
-      .execute()
-    await this.insertMany(zoneId, [rrset])
+      .executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('rrsets').values(row).execute()
   }
 
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
@@ -70,15 +138,7 @@ export class SqlRrsetStore implements RrsetStore {
       ]))
     }
     const rows = await q.orderBy('owner_key').orderBy('rrtype').limit(limit).execute()
-    return rows.map(r => ({
-      ownerKey: r.owner_key,
-      ownerName: r.owner_name,
-      type: r.rrtype,
-      ttl: Number(r.ttl),
-      rdata: unpackRdata(new Uint8Array(r.rdata_wire)),
-      rdataText: JSON.parse(r.rdata_text) as string[],
-      profile: r.profile
-    }))
+    return rows.map(fromRow)
   }
 
   async countRecords (zoneId: string): Promise<number> {
@@ -86,5 +146,46 @@ export class SqlRrsetStore implements RrsetStore {
     let n = 0
     for (const r of rows) n += (JSON.parse(r.rdata_text) as unknown[]).length
     return n
+  }
+
+  async get (zoneId: string, ownerKey: string, type: number): Promise<StoredRrset | undefined> {
+    const row = await this.db.selectFrom('rrsets').selectAll()
+      .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', type)
+      .executeTakeFirst()
+    return row === undefined ? undefined : fromRow(row)
+  }
+
+  async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
+    const dir = query.reverse ? 'desc' : 'asc'
+    let q = this.db.selectFrom('rrsets').selectAll().where(matching(query))
+    for (const col of ORDER[query.sort]) q = q.orderBy(col, dir)
+    if (query.offset > 0) q = q.offset(query.offset)
+    return (await q.limit(query.limit).execute()).map(fromRow)
+  }
+
+  async countPage (filter: RrsetFilter): Promise<number> {
+    const r = await this.db.selectFrom('rrsets').select(eb => eb.fn.countAll<number>().as('n')).where(matching(filter)).executeTakeFirstOrThrow()
+    return Number(r.n)
+  }
+
+  async delete (zoneId: string, ownerKey: string, type: number): Promise<boolean> {
+    const r = await this.db.deleteFrom('rrsets')
+      .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', type)
+      .executeTakeFirst()
+    return Number(r.numDeletedRows) > 0
+  }
+
+  async typesAt (zoneId: string, ownerKey: string): Promise<number[]> {
+    const rows = await this.db.selectFrom('rrsets').select('rrtype')
+      .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey)
+      .orderBy('rrtype').execute()
+    return rows.map(r => r.rrtype)
+  }
+
+  async hasBelow (zoneId: string, ownerKey: string): Promise<boolean> {
+    const row = await this.db.selectFrom('rrsets').select('rrtype')
+      .where('zone_id', '=', zoneId).where('owner_key', '>', ownerKey).where('owner_key', '<', belowEnd(ownerKey))
+      .limit(1).executeTakeFirst()
+    return row !== undefined
   }
 }

@@ -47,6 +47,16 @@ function decodeValue (raw: string): string {
  * @throws ZonalError INVALID_INPUT when `q` does not start with a `key:` term.
  */
 export function splitZoneQ (q: string): QTerm[] {
+  return splitQ(q, KEYS, FREE_TEXT)
+}
+
+/**
+ * {@link splitZoneQ} for any list: `keys` are the list's keys (lower case); inside the value of a
+ * `freeText` key only one of `keys` starts the next term.
+ *
+ * @throws ZonalError INVALID_INPUT when `q` does not start with a `key:` term.
+ */
+export function splitQ (q: string, keys: readonly string[], freeText: ReadonlySet<string>): QTerm[] {
   const text = q.trim()
   if (text === '') return []
   const terms: QTerm[] = []
@@ -57,7 +67,7 @@ export function splitZoneQ (q: string): QTerm[] {
     if (current === undefined) {
       if (keyStart !== 0) break
     } else {
-      if (FREE_TEXT.has(current.key.toLowerCase()) && !(KEYS as readonly string[]).includes(key.toLowerCase())) continue
+      if (freeText.has(current.key.toLowerCase()) && !keys.includes(key.toLowerCase())) continue
       terms.push({ key: current.key, value: decodeValue(text.slice(current.valueStart, m.index)) })
     }
     current = { key, valueStart: keyStart + key.length + 1 }

@@ -1,0 +1,203 @@
+import { recordChange, type Change } from '../audit/recorder.ts'
+import { ZonalError } from '../errors/catalog.ts'
+import type { StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import { validateProfile } from '../zone/pools/index.ts'
+import { readSoa } from '../zone/rdata/soa.ts'
+import { formatRdata, typeName } from '../zone/rdata/index.ts'
+import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
+import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
+import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
+import { checkDeletable, checkPlacement, checkWritable } from './rrset-rules.ts'
+import { rrsetTarget, type RrsetTarget } from './rrset-target.ts'
+import { bumpSerial, withSoaSerial } from './serial-bump.ts'
+
+type Json = Record<string, unknown>
+
+const SOA = 6
+
+/** A JSON object body; anything else is refused. */
+function bodyOf (input: unknown): Json {
+  if (input === undefined || input === null) return {}
+  if (typeof input !== 'object' || Array.isArray(input)) throw new ZonalError('INVALID_INPUT', 'the body must be a JSON object {ttl, rdata, profile}')
+  return input as Json
+}
+
+/** The stored form of a profile, validated against the rrset it belongs to; null for none. */
+function poolOf (t: RrsetTarget, profile: unknown, rdataText: readonly string[]): Pick<StoredRrset, 'profile' | 'kind'> {
+  if (profile === undefined || profile === null) return { profile: null, kind: null }
+  const pool = validateProfile(t.type, profile, rdataText, t.ownerName)
+  return { profile: JSON.stringify(pool.profile), kind: pool.kind }
+}
+
+function parsedProfile (rrset: StoredRrset): unknown {
+  return rrset.profile === null ? undefined : JSON.parse(rrset.profile) as unknown
+}
+
+function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<StoredRrset, 'profile' | 'kind'>): StoredRrset {
+  return { ownerKey: t.ownerKey, ownerName: t.ownerName, type: t.type, ttl, rdata: rdata.wire, rdataText: rdata.text, ...pool }
+}
+
+const current = (r: StoredRrset): ParsedRdata => ({ wire: r.rdata, text: r.rdataText })
+
+function same (a: StoredRrset, b: StoredRrset): boolean {
+  return a.ttl === b.ttl && a.profile === b.profile && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText)
+}
+
+/** The audit detail of a change: rdata, ttl and profile, each when it was there or changed. */
+function auditChanges (before: StoredRrset | undefined, after: StoredRrset | undefined): Change[] {
+  const fields = (r: StoredRrset | undefined): Json => r === undefined ? {} : { rdata: r.rdataText, ttl: r.ttl, profile: parsedProfile(r) }
+  const a = fields(before)
+  const b = fields(after)
+  const out: Change[] = []
+  for (const name of ['rdata', 'ttl', 'profile']) {
+    if (a[name] === undefined && b[name] === undefined) continue
+    if (JSON.stringify(a[name]) === JSON.stringify(b[name])) continue
+    out.push({ name, ...(a[name] === undefined ? {} : { from: a[name] }), ...(b[name] === undefined ? {} : { to: b[name] }) })
+  }
+  return out
+}
+
+/**
+ * Run one rrset change as one transaction (DESIGN.md "Data model"): lock the zone row (fresh
+ * type, status, serial, record count), read the rrset, let `decide` return its new value
+ * (undefined deletes it), check the zone rules, write it, bump the serial and record count
+ * ({@link bumpSerial}) and write the audit record. A change that changes nothing writes nothing.
+ * The SOA's serial is the service's: the one given is replaced by the current one, then bumped.
+ */
+async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: string | null, decide: (current: StoredRrset | undefined) => StoredRrset | undefined): Promise<void> {
+  await deps.store.transaction(async (tx) => {
+    const zone: ZoneWithAccount | undefined = await tx.zones.lockById(t.zone.id)
+    if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    checkWritable(zone)
+    const before = await tx.rrsets.get(zone.id, t.ownerKey, t.type)
+    let after = decide(before)
+    if (after !== undefined && t.type === SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
+      const rdata = withSoaSerial(after.rdata[0]!, readSoa(before.rdata[0]).serial)
+      after = { ...after, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] }
+    }
+    if (before === undefined && after === undefined) return
+    if (before !== undefined && after !== undefined && same(before, after)) return
+    if (after === undefined) {
+      checkDeletable(t.origin, t.owner, t.type)
+      await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
+    } else {
+      await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
+      await tx.rrsets.replace(zone.id, after)
+    }
+    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0))
+    if (after !== undefined && t.type === SOA) after = { ...after, rdataText: [formatRdata(SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
+    await recordChange(tx, caller.actor, {
+      accountId: zone.account_id,
+      accountName: zone.account_name,
+      objectType: typeName(t.type),
+      changeType: before === undefined ? 'ADD' : after === undefined ? 'DELETE' : 'MODIFY',
+      object: t.ownerName,
+      parent: zone.name,
+      changes: auditChanges(before, after),
+      changeComment: comment
+    })
+  })
+}
+
+/** The 70005 check: the body names at least one of `fields`. Runs before the zone is looked up (notes §5). */
+function requireAny (body: Json, fields: readonly string[]): void {
+  if (fields.every(f => body[f] === undefined)) throw new ZonalError('RRSET_FIELDS_REQUIRED')
+}
+
+async function writeTarget (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string): Promise<RrsetTarget> {
+  const t = await rrsetTarget(deps, caller, { zoneName, rrType, ownerName, permission: 'update' })
+  checkWritable(t.zone)
+  return t
+}
+
+/**
+ * `POST /zones/{zoneName}/rrsets/{rrType}/{ownerName}` with `{ttl?, rdata, profile?}`: a new
+ * rrset (ttl 86400 when not given, UltraDNS's default).
+ *
+ * @returns where the new rrset lives (for the `Location` header).
+ * @throws ZonalError RRSET_FIELDS_REQUIRED (70005, before the zone is looked up), ZONE_NOT_FOUND
+ *   (1801), PERMISSION_DENIED, ZONE_IS_ALIAS (230000), ZONE_IS_SECONDARY (53001), ZONE_SUSPENDED
+ *   (1813), FIELD_REQUIRED (55001 `rdata`), INVALID_INPUT (53005: type, owner, ttl, rdata, zone
+ *   rules), RRSET_DUPLICATE_RDATA (450001), RRSET_ALREADY_EXISTS (2111), the profile errors of
+ *   `validateProfile` (70004, 70007, 70008, 110004 …).
+ */
+export async function createRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<RrsetTarget> {
+  const body = bodyOf(input)
+  requireAny(body, ['rdata', 'profile'])
+  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
+  const comment = changeCommentFrom(body)
+  if (body.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
+  const ttl = body.ttl === undefined ? DEFAULT_RRSET_TTL : ttlFrom(body.ttl)
+  const rdata = rdataFrom(t.type, body.rdata, t.origin)
+  const next = rrsetOf(t, ttl, rdata, poolOf(t, body.profile, rdata.text))
+  await change(deps, caller, t, comment, (before) => {
+    if (before !== undefined) throw new ZonalError('RRSET_ALREADY_EXISTS', t.type)
+    return next
+  })
+  return t
+}
+
+/**
+ * `PUT` (full replace) and `PATCH` (merge) of an existing rrset. PUT: the rdata and profile given
+ * replace the stored ones and a profile left out is removed; a PUT without rdata keeps the rdata
+ * (so a profile alone can be set, as the Python client's `edit_rrset_rdata` does). PATCH: each of
+ * ttl, rdata and profile given replaces the stored one, `profile: null` removes it. Both keep the
+ * TTL when none is given. A kept profile is validated again against new rdata.
+ *
+ * @throws ZonalError RRSET_FIELDS_REQUIRED (70005: PUT without rdata and profile, PATCH without
+ *   ttl, rdata and profile; before the zone is looked up), RRSET_NOT_FOUND (70002), and the
+ *   errors of {@link createRrset} but 2111.
+ */
+export async function updateRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown, mode: 'PUT' | 'PATCH'): Promise<void> {
+  const body = bodyOf(input)
+  requireAny(body, mode === 'PUT' ? ['rdata', 'profile'] : ['rdata', 'profile', 'ttl'])
+  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
+  const comment = changeCommentFrom(body)
+  const ttl = body.ttl === undefined ? undefined : ttlFrom(body.ttl)
+  const rdata = body.rdata === undefined ? undefined : rdataFrom(t.type, body.rdata, t.origin)
+  await change(deps, caller, t, comment, (before) => {
+    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+    const values = rdata ?? current(before)
+    const profile = mode === 'PUT' || body.profile !== undefined ? body.profile : parsedProfile(before)
+    return rrsetOf(t, ttl ?? before.ttl, values, poolOf(t, profile, values.text))
+  })
+}
+
+/**
+ * `PATCH` with `Content-Type: application/json-patch+json`: RFC 6902 operations on the rrset
+ * document `{ttl, rdata, profile?}`, rdata strings also addressable field by field
+ * (`/rdata/0/1`; see `rrset-patch.ts`). The result is validated as a PUT of the whole document.
+ * No changeComment (the body is the list of operations).
+ *
+ * @throws ZonalError JSON_PATCH_INVALID (170003), JSON_PATCH_UNSUPPORTED_OP (170004) and
+ *   JSON_PATCH_FAILED (170001), then the errors of {@link updateRrset}.
+ */
+export async function jsonPatchRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<void> {
+  const ops = patchOperations(input)
+  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
+  await change(deps, caller, t, null, (before) => {
+    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+    const doc = applyRrsetPatch({ ttl: before.ttl, rdata: before.rdataText, ...(before.profile === null ? {} : { profile: parsedProfile(before) }) }, ops)
+    if (doc.ttl === undefined) throw new ZonalError('FIELD_REQUIRED', 'ttl')
+    if (doc.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
+    const values = rdataFrom(t.type, doc.rdata, t.origin)
+    return rrsetOf(t, ttlFrom(doc.ttl), values, poolOf(t, doc.profile, values.text))
+  })
+}
+
+/**
+ * `DELETE /zones/{zoneName}/rrsets/{rrType}/{ownerName}`; the body may carry a changeComment.
+ *
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_IS_ALIAS, ZONE_IS_SECONDARY,
+ *   ZONE_SUSPENDED, INVALID_INPUT (the SOA and the apex NS rrset cannot be deleted),
+ *   RRSET_NOT_FOUND (70002).
+ */
+export async function deleteRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<void> {
+  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
+  const comment = changeCommentFrom(input)
+  checkDeletable(t.origin, t.owner, t.type)
+  await change(deps, caller, t, comment, (before) => {
+    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+    return undefined
+  })
+}

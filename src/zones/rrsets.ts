@@ -1,0 +1,102 @@
+import { ZonalError } from '../errors/catalog.ts'
+import type { RrsetFilter, RrsetKinds, RrsetSort, StoredRrset } from '../store/store.ts'
+import { canonicalSortKey, nameToString, parseName, type WireName } from '../zone/name.ts'
+import { typeLabel } from '../zone/rdata/index.ts'
+import { renameUnder } from '../zone/rename.ts'
+import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
+import { ANY, ownerFrom, rrtypeFrom } from './rrset-input.ts'
+
+export { createRrset, deleteRrset, jsonPatchRrset, updateRrset } from './rrset-write.ts'
+
+/** What a list asks for besides the path: the `q` terms, the order and the page. */
+export interface RrsetQuery {
+  /** `q=ttl:` exact TTL. */
+  ttl?: number
+  /** `q=owner:` substring of the absolute owner name, any case. */
+  owner?: string
+  /** `q=value:` substring of the rdata, any case. */
+  value?: string
+  /** `q=kind:`; undefined for ALL. */
+  kinds?: RrsetKinds
+  sort: RrsetSort
+  reverse: boolean
+  offset: number
+  limit: number
+}
+
+/** One rrset as the API shows it (reference notes §7): absolute owner, `A (1)`, rdata strings. */
+export interface RrsetDto {
+  ownerName: string
+  rrtype: string
+  ttl: number
+  rdata: string[]
+  profile?: Record<string, unknown>
+}
+
+export interface RrsetPage {
+  zoneName: string
+  rrSets: RrsetDto[]
+  totalCount: number
+}
+
+/** Where a list reads: the zone's own rrsets, or an alias's primary's (owners moved back on output). */
+interface Source {
+  zoneId: string
+  /** The origin of the stored names, and the origin the caller sees. */
+  stored: WireName
+  shown: WireName
+}
+
+function dtoOf (r: StoredRrset, source: Source): RrsetDto {
+  const ownerName = source.stored === source.shown ? r.ownerName : nameToString(renameUnder(parseName(r.ownerName), source.stored, source.shown))
+  return {
+    ownerName,
+    rrtype: typeLabel(r.type),
+    ttl: r.ttl,
+    rdata: r.rdataText,
+    ...(r.profile === null ? {} : { profile: JSON.parse(r.profile) as Record<string, unknown> })
+  }
+}
+
+/**
+ * `GET /zones/{zoneName}/rrsets[/{rrType}[/{ownerName}]]`: one page of the zone's rrsets in the
+ * asked order. `rrType` is a name, number, `A (1)` or `ANY`; `ownerName` relative, absolute or
+ * `@`. An alias zone lists its primary's rrsets with the owners moved under the alias.
+ *
+ * Nothing found: `…/{rrType}` and `…/{rrType}/{ownerName}` answer 404 70002 like the real API
+ * (terraform reads a 404 as "gone"); the zone-wide list answers an empty page, since the zone
+ * exists and the query was valid (the zone list does the same). By type and owner the list holds
+ * exactly one rrset, as the Go SDK and terraform require.
+ *
+ * @throws ZonalError ZONE_NOT_FOUND (1801), INVALID_INPUT (53005: type, owner), RRSET_NOT_FOUND (70002)
+ */
+export async function listRrsets (deps: ZoneDeps, caller: Caller, path: { zoneName: string, rrType?: string, ownerName?: string }, query: RrsetQuery): Promise<RrsetPage> {
+  const zone = await zoneFor(deps, caller, path.zoneName, 'read')
+  const shown = parseName(zone.name)
+  let source: Source = { zoneId: zone.id, stored: shown, shown }
+  let owner = query.owner
+  if (zone.zone_type === 'ALIAS' && zone.original_zone_id !== null) {
+    const primary = await deps.store.zones.findById(zone.original_zone_id)
+    if (primary === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    source = { zoneId: primary.id, stored: parseName(primary.name), shown }
+    // Owner names are stored under the primary: search for them there.
+    owner = owner?.toLowerCase().replaceAll(zone.name.slice(0, -1), primary.name.slice(0, -1))
+  }
+  const type = path.rrType === undefined ? undefined : rrtypeFrom(path.rrType)
+  const filter: RrsetFilter = {
+    zoneId: source.zoneId,
+    ...(type === undefined || type === ANY ? {} : { type }),
+    ...(path.ownerName === undefined ? {} : { ownerKey: canonicalSortKey(renameUnder(ownerFrom(path.ownerName, shown), shown, source.stored)) }),
+    ...(query.ttl === undefined ? {} : { ttl: query.ttl }),
+    ...(owner === undefined ? {} : { ownerSubstring: owner }),
+    ...(query.value === undefined ? {} : { valueSubstring: query.value }),
+    ...(query.kinds === undefined ? {} : { kinds: query.kinds })
+  }
+  const rows = await deps.store.rrsets.listPage({ ...filter, sort: query.sort, reverse: query.reverse, offset: query.offset, limit: query.limit })
+  // A short page that starts at the list's beginning, or holds rows, is the end: no count needed.
+  const totalCount = rows.length < query.limit && (rows.length > 0 || query.offset === 0)
+    ? query.offset + rows.length
+    : await deps.store.rrsets.countPage(filter)
+  if (totalCount === 0 && (path.rrType !== undefined || path.ownerName !== undefined)) throw new ZonalError('RRSET_NOT_FOUND')
+  return { zoneName: zone.name, rrSets: rows.map(r => dtoOf(r, source)), totalCount }
+}

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import BetterSqlite3 from 'better-sqlite3'
+import { Kysely, Migrator, SqliteDialect, type LogEvent } from 'kysely'
+import { parseDatabaseUrl } from '../../src/store/engine.ts'
+import { ZonalMigrationProvider } from '../../src/store/migrations/index.ts'
+import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
+import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
+import type { Database } from '../../src/store/schema.ts'
+import { SqlRrsetStore } from '../../src/store/sql/rrsets.ts'
+import type { RrsetPageQuery, RrsetSort, Store, StoredRrset } from '../../src/store/store.ts'
+import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
+import { engineCases, freshDatabase, freshStore } from '../helpers/engines.ts'
+import { rrsetsOf } from '../helpers/stored-zones.ts'
+
+const RD = JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'FIXED', description: 'web' })
+const SB = JSON.stringify({ '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', description: 'backup' })
+
+const ZONE = `$ORIGIN example.org.
+$TTL 3600
+@        IN SOA ns1 hostmaster 2026010101 3600 900 604800 300
+@        IN NS  ns1
+ns1      IN A   192.0.2.53
+www      IN A   192.0.2.80
+www      IN A   192.0.2.81
+www      IN AAAA 2001:db8::80
+mail 300 IN A   192.0.2.25
+@        IN MX  10 mail
+b.a      IN TXT "100%_done"
+a        IN TXT "Hello World"
+sub      IN DNAME other.example.net.
+zz       IN CNAME www
+`
+const key = (name: string): string => canonicalSortKey(parseName(name))
+
+for (const engine of await engineCases()) {
+  describe(`${engine.name}: rrset store`, { skip: engine.skip }, () => {
+    let store: Store
+    let url: string
+    let close: () => Promise<void>
+    let zoneId: string
+    let all: StoredRrset[]
+
+    before(async () => {
+      ({ store, url, close } = await freshStore(engine.name))
+      const account = await store.accounts.create('acme')
+      const zone = await store.zones.create({ accountId: account.id, accountNameKey: account.name_key, name: 'example.org.', type: 'PRIMARY' })
+      zoneId = zone.id
+      all = rrsetsOf('example.org.', ZONE, { 'www.example.org./1': RD, 'www.example.org./28': SB })
+      await store.rrsets.insertMany(zoneId, all)
+      // Another zone's rrsets never show up.
+      const other = await store.zones.create({ accountId: account.id, accountNameKey: account.name_key, name: 'example.net.', type: 'PRIMARY' })
+      await store.rrsets.insertMany(other.id, rrsetsOf('example.net.', ZONE.replace('$ORIGIN example.org.', '$ORIGIN example.net.')))
+    })
+    after(async () => { await close?.() })
+
+    const page = async (q: Partial<RrsetPageQuery>): Promise<string[]> =>
+      (await store.rrsets.listPage({ zoneId, sort: 'OWNER', reverse: false, offset: 0, limit: 100, ...q })).map(r => `${r.ownerName}/${r.type}`)
+
+    it('gets one rrset by owner and type, with the pool kind derived from the profile', async () => {
+      const www = await store.rrsets.get(zoneId, key('www.example.org.'), 1)
+      assert.deepEqual(www?.rdataText, ['192.0.2.80', '192.0.2.81'])
+      assert.equal(www?.kind, 'RD_POOLS')
+      assert.equal((await store.rrsets.get(zoneId, key('www.example.org.'), 28))?.kind, 'SB_POOLS')
+      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.kind, null)
+      assert.equal(await store.rrsets.get(zoneId, key('nothing.example.org.'), 1), undefined)
+    })
+
+    it('lists in canonical order by default, forwards and reversed, by offset', async () => {
+      const owner = await page({})
+      assert.equal(owner.length, all.length)
+      assert.deepEqual(owner.slice(0, 3), ['example.org./2', 'example.org./6', 'example.org./15'])
+      // RFC 4034 §6.1: a before b.a before mail …
+      assert.ok(owner.indexOf('a.example.org./16') < owner.indexOf('b.a.example.org./16'))
+      assert.ok(owner.indexOf('b.a.example.org./16') < owner.indexOf('mail.example.org./1'))
+      assert.deepEqual(await page({ reverse: true }), [...owner].reverse())
+      assert.deepEqual(await page({ offset: 3, limit: 2 }), owner.slice(3, 5))
+      assert.deepEqual(await page({ offset: 100 }), [])
+    })
+
+    it('sorts by TTL, TYPE and VALUE, ties by owner and type', async () => {
+      const sorted = async (sort: RrsetSort) => await store.rrsets.listPage({ zoneId, sort, reverse: false, offset: 0, limit: 100 })
+      const ttl = await sorted('TTL')
+      assert.equal(ttl[0]?.ownerName, 'mail.example.org.')
+      assert.deepEqual(ttl.map(r => r.ttl), [...ttl.map(r => r.ttl)].sort((a, b) => a - b))
+      const types = (await sorted('TYPE')).map(r => r.type)
+      assert.deepEqual(types, [...types].sort((a, b) => a - b))
+      const values = (await sorted('VALUE')).map(r => r.rdataText[0]!)
+      assert.deepEqual(values, [...values].sort())
+      assert.equal(values[0], '"100%_done"')
+    })
+
+    it('filters by type, owner, TTL, owner and value substrings (any case, LIKE characters literal)', async () => {
+      assert.deepEqual(await page({ type: 1 }), ['mail.example.org./1', 'ns1.example.org./1', 'www.example.org./1'])
+      assert.deepEqual(await page({ ownerKey: key('www.example.org.') }), ['www.example.org./1', 'www.example.org./28'])
+      assert.deepEqual(await page({ ttl: 300 }), ['mail.example.org./1'])
+      assert.deepEqual(await page({ ownerSubstring: 'WW' }), ['www.example.org./1', 'www.example.org./28'])
+      assert.deepEqual(await page({ valueSubstring: 'hello w' }), ['a.example.org./16'])
+      assert.deepEqual(await page({ valueSubstring: '0%_' }), ['b.a.example.org./16'])
+      assert.deepEqual(await page({ valueSubstring: '0%x' }), [])
+      assert.equal(await store.rrsets.countPage({ zoneId, type: 1 }), 3)
+      assert.equal(await store.rrsets.countPage({ zoneId, valueSubstring: '192.0.2.' }), 3)
+    })
+
+    it('filters by kind: records, any pool, pool kinds, and combinations', async () => {
+      const n = all.length
+      assert.equal(await store.rrsets.countPage({ zoneId, kinds: { records: true, pools: false } }), n - 2)
+      assert.deepEqual(await page({ kinds: { records: false, pools: true } }), ['www.example.org./1', 'www.example.org./28'])
+      assert.deepEqual(await page({ kinds: { records: false, pools: ['SB_POOLS'] } }), ['www.example.org./28'])
+      assert.deepEqual(await page({ kinds: { records: false, pools: ['TC_POOLS'] } }), [])
+      assert.equal(await store.rrsets.countPage({ zoneId, kinds: { records: true, pools: ['RD_POOLS'] } }), n - 1)
+      assert.equal(await store.rrsets.countPage({ zoneId, kinds: { records: false, pools: [] } }), 0)
+    })
+
+    it('knows the types at an owner and whether names lie below it', async () => {
+      assert.deepEqual(await store.rrsets.typesAt(zoneId, key('www.example.org.')), [1, 28])
+      assert.deepEqual(await store.rrsets.typesAt(zoneId, key('nothing.example.org.')), [])
+      assert.equal(await store.rrsets.hasBelow(zoneId, key('a.example.org.')), true)
+      assert.equal(await store.rrsets.hasBelow(zoneId, key('b.a.example.org.')), false)
+      assert.equal(await store.rrsets.hasBelow(zoneId, key('sub.example.org.')), false)
+      // `a` is a prefix of `aa`'s key but not its parent.
+      assert.equal(await store.rrsets.hasBelow(zoneId, key('ww.example.org.')), false)
+    })
+
+    it('replaces in place, and deletes one rrset', async () => {
+      const before = (await store.rrsets.get(zoneId, key('mail.example.org.'), 1))!
+      await store.rrsets.replace(zoneId, { ...before, ttl: 60, rdataText: ['192.0.2.26'], rdata: [Uint8Array.of(192, 0, 2, 26)], profile: RD, kind: 'RD_POOLS' })
+      const after = await store.rrsets.get(zoneId, key('mail.example.org.'), 1)
+      assert.equal(after?.ttl, 60)
+      assert.deepEqual(after?.rdataText, ['192.0.2.26'])
+      assert.equal(after?.kind, 'RD_POOLS')
+      assert.equal(await store.rrsets.delete(zoneId, key('mail.example.org.'), 1), true)
+      assert.equal(await store.rrsets.delete(zoneId, key('mail.example.org.'), 1), false)
+      assert.equal(await store.rrsets.get(zoneId, key('mail.example.org.'), 1), undefined)
+      await store.rrsets.replace(zoneId, before)
+      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.kind, null)
+    })
+
+    it('locks a zone row for a change inside a transaction', async () => {
+      const zone = await store.transaction(async (tx) => await tx.zones.lockById(zoneId))
+      assert.equal(zone?.name, 'example.org.')
+      assert.equal(zone?.account_name, 'acme')
+      assert.equal(await store.zones.lockById('no-such-zone'), undefined)
+    })
+
+    it('migration 0004 fills in the pool kind and value key of existing rrsets', async () => {
+      const database = await freshDatabase(engine.name)
+      const location = parseDatabaseUrl(database.url)
+      const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+      try {
+        const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
+        assert.equal((await migrator.migrateTo('0003-tasks')).error, undefined)
+        const db = eng.db as unknown as Kysely<any>
+        const now = new Date().toISOString()
+        await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
+        await db.insertInto('zones').values({ id: 'z1', account_id: 'a1', name: 'example.org.', zone_type: 'PRIMARY', status: 'ACTIVE', dnssec_status: 'UNSIGNED', created_at: now, updated_at: now }).execute()
+        const row = (owner: string, rdata: string[], profile: string | null) => ({ zone_id: 'z1', owner_key: owner, owner_name: owner, rrtype: 1, ttl: 60, rdata_text: JSON.stringify(rdata), rdata_wire: new Uint8Array(0), profile, updated_at: now })
+        await db.insertInto('rrsets').values([row('a', ['192.0.2.1', '192.0.2.2'], RD), row('b', ['"quoted \\" text"'], null), row('c', ['x'], '{"@context":"http://schemas.ultradns.com/DirPool.jsonschema"}')]).execute()
+        assert.equal((await migrator.migrateToLatest()).error, undefined)
+        const rows = await db.selectFrom('rrsets').select(['owner_key', 'kind', 'value_key']).orderBy('owner_key').execute()
+        assert.deepEqual(rows, [
+          { owner_key: 'a', kind: 'RD_POOLS', value_key: '192.0.2.1' },
+          { owner_key: 'b', kind: null, value_key: '"quoted \\" text"' },
+          { owner_key: 'c', kind: 'DIR_POOLS', value_key: 'x' }
+        ])
+      } finally {
+        await eng.close()
+        await database.drop()
+      }
+    })
+
+    // Query plans are an SQLite matter: the test exists only in the SQLite suite.
+    if (engine.name === 'sqlite') {
+      it('reads every list order and lookup through an index of the zone, without sorting (SQLite plans)', async () => {
+        const path = url.slice('sqlite:'.length)
+        const raw = new BetterSqlite3(path)
+        const queries: { sql: string, parameters: readonly unknown[] }[] = []
+        const db = new Kysely<Database>({
+          dialect: new SqliteDialect({ database: new BetterSqlite3(path) }),
+          log: (e: LogEvent) => { queries.push({ sql: e.query.sql, parameters: e.query.parameters }) }
+        })
+        try {
+          const rrsets = new SqlRrsetStore(db)
+          const base = { zoneId, reverse: false, offset: 10, limit: 100 }
+          await rrsets.get(zoneId, key('www.example.org.'), 1)
+          for (const sort of ['OWNER', 'TTL', 'TYPE', 'VALUE'] as const) await rrsets.listPage({ ...base, sort })
+          await rrsets.listPage({ ...base, sort: 'OWNER', type: 1 })
+          await rrsets.listPage({ ...base, sort: 'OWNER', reverse: true })
+          await rrsets.listPage({ ...base, sort: 'OWNER', ownerKey: key('www.example.org.') })
+          await rrsets.listPage({ ...base, sort: 'OWNER', kinds: { records: false, pools: ['RD_POOLS'] } })
+          await rrsets.typesAt(zoneId, key('www.example.org.'))
+          await rrsets.hasBelow(zoneId, key('a.example.org.'))
+          assert.equal(queries.length, 11)
+          for (const q of queries) {
+            const plan = (raw.prepare(`explain query plan ${q.sql}`).all(...q.parameters as unknown[]) as { detail: string }[]).map(p => p.detail).join(' | ')
+            assert.match(plan, /USING (COVERING )?INDEX (rrsets_|sqlite_autoindex_rrsets)/, `${q.sql}\n→ ${plan}`)
+            assert.doesNotMatch(plan, /TEMP B-TREE/, `${q.sql}\n→ ${plan}`)
+          }
+        } finally {
+          await db.destroy()
+          raw.close()
+        }
+      })
+    }
+  })
+}
