@@ -2,7 +2,9 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { benchZoneList, listBenchTable } from './list.ts'
 import { benchRrsets, rrsetBenchTable } from './rrsets.ts'
-import { powerDnsAvailable, startPowerDns, startZonal, type PowerDns, type Zonal } from './servers.ts'
+import { powerDnsAvailable, startPowerDns, startZonalProcess, type PowerDns } from './servers.ts'
+
+type Zonal = Awaited<ReturnType<typeof startZonalProcess>>
 
 /**
  * API benchmark, Zonal side by side with PowerDNS Authoritative's REST API (gsqlite3) in one
@@ -91,7 +93,7 @@ async function exportZonal (z: Zonal, names: string[]): Promise<number> {
 const progress = (s: string): void => { process.stderr.write(`[api bench] ${s}\n`) }
 
 async function main (): Promise<void> {
-  const zonal = await startZonal(join(work, 'zonal'))
+  const zonal = await startZonalProcess(join(work, 'zonal'))
   const pdns = powerDnsAvailable() ? await startPowerDns(join(work, 'pdns')) : undefined
   if (pdns === undefined) out('PowerDNS not installed (apt-get install pdns-server pdns-backend-sqlite3 sqlite3): Zonal only\n')
   try {
@@ -164,7 +166,7 @@ async function main (): Promise<void> {
     await zonal.close()
     await pdns?.close()
   }
-  out('\nZonal and PowerDNS 4.7 (gsqlite3), HTTP on loopback, one client, sequential requests\n\n')
+  out('\nZonal (`zonal serve`, its own process) and PowerDNS 4.7 (gsqlite3), HTTP on loopback, one client, sequential requests\n\n')
   out('| measure | Zonal | PowerDNS | ratio (Zonal / PowerDNS) |\n|---|---|---|---|\n')
   out(rows.join('\n') + '\n')
 

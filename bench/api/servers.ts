@@ -58,6 +58,51 @@ export async function startZonal (dir: string): Promise<Zonal> {
   }
 }
 
+/**
+ * Zonal as it runs in production: `zonal serve` in its own process (HTTP port 0, DNS port 0,
+ * no rate limit) over a fresh SQLite file, so the benchmark client does not share its thread.
+ */
+export async function startZonalProcess (dir: string): Promise<{ base: string, token: string, close (): Promise<void> }> {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const root = new URL('../../', import.meta.url).pathname
+  const port = await freePort()
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts'), 'serve'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...process.env,
+      ZONAL_DATABASE_URL: `sqlite:${join(dir, 'zonal.db')}`,
+      ZONAL_HTTP_PORT: String(port),
+      ZONAL_DNS_PORT: '0',
+      ZONAL_ADMIN_ACCOUNT: 'bench',
+      ZONAL_ADMIN_USERNAME: 'bench',
+      ZONAL_ADMIN_PASSWORD: 'bench password',
+      ZONAL_RATE_LIMIT_MAX: '0',
+      ZONAL_LOG_LEVEL: 'warn'
+    }
+  })
+  const base = `http://127.0.0.1:${port}`
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`zonal serve exited ${child.exitCode}`)
+    try {
+      if ((await fetch(`${base}/status`)).ok) break
+    } catch {}
+    if (i > 300) throw new Error('zonal serve did not start')
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  const res = await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'bench', password: 'bench password' }) })
+  const { accessToken } = await res.json() as { accessToken: string }
+  return {
+    base,
+    token: accessToken,
+    async close () {
+      child.kill('SIGTERM')
+      await new Promise(resolve => child.once('exit', resolve))
+    }
+  }
+}
+
 export interface PowerDns {
   base: string
   key: string

@@ -86,6 +86,7 @@ export interface NewZone {
   owner?: string
   originalZoneId?: string | null
   serial?: number
+  recordCount?: number
   /** JSON sections, already serialised. */
   sections?: Partial<Pick<ZoneRow, ZoneSectionColumn>>
 }

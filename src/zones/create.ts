@@ -165,7 +165,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
     detail = `ALIAS of ${original.name}`
   }
 
-  if (await deps.store.zones.exists(name)) throw new ZonalError('ZONE_ALREADY_EXISTS')
+  // An existing name fails the insert below (unique name): 1802, with nothing written.
   const rrsets = toStoredRrsets(normalizeZone(records, origin).records)
   const account = membership
   return await deps.store.transaction(async (tx) => {
@@ -176,10 +176,10 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       type,
       originalZoneId,
       serial: soaSerial(records),
+      recordCount: countRecords(rrsets),
       sections
     })
     await tx.rrsets.insertMany(zone.id, rrsets)
-    const updated = rrsets.length === 0 ? zone : await tx.zones.update(zone.id, { record_count: countRecords(rrsets) })
     await recordChange(tx, caller.actor, {
       accountId: account.accountId,
       accountName: account.accountName,
@@ -189,6 +189,6 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       changes: [{ name: 'zone', to: detail }],
       changeComment: comment
     })
-    return updated
+    return zone
   })
 }

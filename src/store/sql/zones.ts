@@ -39,7 +39,7 @@ export class SqlZoneStore implements ZoneStore {
       owner: zone.owner ?? '',
       serial: zone.serial ?? 0,
       version: 1,
-      record_count: 0,
+      record_count: zone.recordCount ?? 0,
       mail_monitor: 0,
       cert_enabled: 0,
       network2: 0,

@@ -16,7 +16,22 @@ export function openSqliteEngine (path: string): Engine {
   raw.pragma('foreign_keys = ON')
   raw.pragma('busy_timeout = 10000')
   raw.pragma('synchronous = NORMAL')
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) })
+  // Kysely prepares every query anew; better-sqlite3 statements can be reused, so keep the
+  // prepared statement of each SQL text (the query shapes are few; the cache is bounded).
+  const statements = new Map<string, BetterSqlite3.Statement>()
+  const database = {
+    close: () => raw.close(),
+    prepare: (sql: string) => {
+      let statement = statements.get(sql)
+      if (statement === undefined) {
+        if (statements.size >= 2000) statements.clear()
+        statement = raw.prepare(sql)
+        statements.set(sql, statement)
+      }
+      return statement
+    }
+  }
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
   let closed = false
 
   return {
