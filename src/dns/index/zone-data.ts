@@ -36,6 +36,8 @@ export class ZoneData {
   readonly emptyNonTerminals = new Set<string>()
   /** Zone transfers out: nobody when unset. */
   transfer: TransferPolicy | undefined
+  /** Prebuilt replies by question and client settings; the whole zone object is replaced on change. */
+  readonly replies = new Map<string, Uint8Array>()
   /** Where NOTIFY goes when the serial changes (RFC 1996). */
   notify: { host: string, port: number }[] = []
 

@@ -1,13 +1,31 @@
 import { WireError } from '../../zone/rdata/bytes.ts'
+import { wireKey } from '../../zone/name.ts'
 import type { ServedRrset } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 import { lookup, type LookupState } from '../answer/lookup.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
-import { MessageWriter } from '../wire/writer.ts'
+import { MessageWriter, releaseScratch } from '../wire/writer.ts'
 
 export type Transport = 'udp' | 'tcp'
+
+/** Replies kept per zone before the cache starts over. */
+const MAX_CACHED_REPLIES = 50_000
+
+/**
+ * A cached reply made for this request: its id, its RD and CD bits, and the question name as
+ * the client spelled it (RFC 1034 §4.1: case preserved; the name has the same length).
+ */
+function personalise (cached: Uint8Array, request: Uint8Array, nameLength: number): Uint8Array {
+  const out = Uint8Array.from(cached)
+  out[0] = request[0]!
+  out[1] = request[1]!
+  out[2] = (out[2]! & 0xfe) | (request[2]! & 0x01)
+  out[3] = (out[3]! & 0xef) | (request[3]! & 0x10)
+  out.set(request.subarray(12, 12 + nameLength), 12)
+  return out
+}
 
 /** What the answer path reports about each answered query (the analytics capture hook). */
 export interface QueryEvent {
@@ -49,6 +67,7 @@ function errorResponse (request: Uint8Array, rcode: number, query?: Message): Ui
 export function handleQuery (request: Uint8Array, transport: Transport, opts: QueryHandlerOptions): Uint8Array | undefined {
   if (request.length < 12) return undefined
   if ((request[2]! & 0x80) !== 0) return undefined
+  releaseScratch()
   let query: Message
   try {
     query = decodeMessage(request)
@@ -76,8 +95,17 @@ export function handleQuery (request: Uint8Array, transport: Transport, opts: Qu
   if (q.class !== CLASS_IN && q.class !== CLASS_ANY) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
   // Zone transfers are answered by the transfer handler, over TCP, to allowed peers only.
   if (q.type === TYPE.AXFR || q.type === TYPE.IXFR || q.type === TYPE.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
-  const state = lookup(opts.index, q.name, q.type, { order: opts.order })
   const maxSize = transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
+  // Replies are kept as bytes per zone (a changed zone is a new object with an empty cache).
+  const zone = opts.order === undefined && query.tsig === undefined ? opts.index.find(q.name) : undefined
+  const key = zone === undefined ? '' : `${q.type}/${q.class}/${query.edns === undefined ? '-' : query.edns.dnssecOk ? 'D' : 'E'}/${maxSize}/${wireKey(q.name)}`
+  const cached = zone?.replies.get(key)
+  if (cached !== undefined) return emit(cached[3]! & 0xf, personalise(cached, request, q.name.length))
+  const state = lookup(opts.index, q.name, q.type, { order: opts.order })
   const response = respond(query, state, { maxSize })
+  if (zone !== undefined && state.kind !== 'servfail' && (response[2]! & 0x02) === 0) {
+    if (zone.replies.size >= MAX_CACHED_REPLIES) zone.replies.clear()
+    zone.replies.set(key, response)
+  }
   return emit(response[3]! & 0xf, response, state)
 }

@@ -39,8 +39,15 @@ export class MessageWriter {
   private added: string[] = []
 
   constructor (readonly maxSize: number) {
-    this.buf = new Uint8Array(Math.min(maxSize, 65535))
+    const size = Math.min(maxSize, 65535)
+    // A second writer while one is unfinished (never on the answer path) gets its own buffer.
+    this.buf = scratchInUse ? new Uint8Array(size) : SCRATCH.subarray(0, size)
+    this.ownsScratch = !scratchInUse
+    scratchInUse = true
+    this.buf.fill(0, 0, 12)
   }
+
+  private readonly ownsScratch: boolean
 
   get size (): number {
     return this.len
@@ -105,13 +112,15 @@ export class MessageWriter {
     return this.record(Section.Additional, { name: new Uint8Array([0]), type: TYPE.OPT, class: edns.udpSize, ttl, rdata })
   }
 
-  /** The message; counts are filled in. */
+  /** The message; counts are filled in. The writer must not be used afterwards. */
   finish (): Uint8Array {
     for (let i = 0; i < 4; i++) {
       this.buf[4 + i * 2] = this.counts[i]! >> 8
       this.buf[5 + i * 2] = this.counts[i]! & 0xff
     }
-    return this.buf.slice(0, this.len)
+    const out = this.buf.slice(0, this.len)
+    if (this.ownsScratch) scratchInUse = false
+    return out
   }
 
   private attempt (section: number, write: () => void): boolean {
@@ -186,3 +195,18 @@ export class MessageWriter {
 }
 
 class NoRoom extends Error {}
+
+/**
+ * One scratch buffer for every message being built: messages are built synchronously, one at a
+ * time, and `finish()` copies the result out, so the answer path allocates no 64 KiB per query.
+ */
+const SCRATCH = new Uint8Array(65535)
+let scratchInUse = false
+
+/**
+ * Forget a writer that was never finished (an exception while building): called where a new
+ * message starts from nothing, so an abandoned writer cannot keep the scratch buffer.
+ */
+export function releaseScratch (): void {
+  scratchInUse = false
+}

@@ -135,6 +135,23 @@ describe('dns protocol rules', () => {
     assert.equal(handleQuery(response, 'udp', { index: idx }), undefined)
   })
 
+  it('answers a repeated question from its cached reply with the new id, RD bit and spelling', () => {
+    const first = query('www.example.org.', 'A')
+    const again = query('WWW.Example.ORG.', 'A')
+    again[0] = 0x77
+    again[1] = 0x01
+    again[2]! &= 0xfe
+    const a = decodeMessage(handleQuery(first, 'udp', { index: idx })!)
+    const b = decodeMessage(handleQuery(again, 'udp', { index: idx })!)
+    assert.equal(b.id, 0x7701)
+    assert.equal(b.rd, false)
+    assert.equal(a.rd, true)
+    assert.equal(nameToString(b.questions[0]!.name), 'WWW.Example.ORG.')
+    assert.ok(idx.find(parseName('example.org.'))!.replies.size > 0)
+    // The cached reply is byte for byte what a fresh lookup gives for the same request.
+    assert.deepEqual(handleQuery(again, 'udp', { index: idx }), handleQuery(again, 'udp', { index: index() }))
+  })
+
   it('truncates over UDP without EDNS and answers in full over TCP', () => {
     const origin = parseName('big.test.')
     let text = '$TTL 60\n@ IN SOA ns h 1 1 1 1 1\n@ IN NS ns\nns IN A 192.0.2.1\n'
