@@ -353,6 +353,15 @@ export function normalizeZoneName (input: string): string {
  * {@link nameKey}, which builds the escaped presentation form).
  */
 export function wireKey (wire: WireName): string {
+  const n = wire.length
+  if (n > KEY_CODES.length) return wireKeySlow(wire)
+  for (let i = 0; i < n; i++) KEY_CODES[i] = lower(wire[i]!)
+  return String.fromCharCode.apply(null, KEY_CODES.subarray(0, n) as unknown as number[])
+}
+
+const KEY_CODES = new Uint16Array(512)
+
+function wireKeySlow (wire: WireName): string {
   let s = ''
   for (let i = 0; i < wire.length; i++) s += String.fromCharCode(lower(wire[i]!))
   return s

@@ -1,4 +1,4 @@
-import { nameToString, parentName, wireKey, type WireName } from '../../zone/name.ts'
+import { nameToString, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneData } from './zone-data.ts'
 
 /** The zones this server answers for, found by longest match of the query name. */
@@ -28,12 +28,21 @@ export class ZoneIndex {
 
   /** The zone with the longest origin that `qname` is at or below. */
   find (qname: WireName): ZoneData | undefined {
-    let name = qname
+    return this.findByKey(qname, wireKey(qname))
+  }
+
+  /**
+   * {@link find} with the name's key already made: the key of each parent is a suffix of it
+   * (one octet per octet), so no key is built per label.
+   */
+  findByKey (qname: WireName, key: string): ZoneData | undefined {
+    let at = 0
     for (;;) {
-      const z = this.zones.get(wireKey(name))
+      const z = this.zones.get(at === 0 ? key : key.slice(at))
       if (z !== undefined) return z
-      if (name.length <= 1) return undefined
-      name = parentName(name)
+      const len = qname[at]
+      if (len === undefined || len === 0) return undefined
+      at += len + 1
     }
   }
 }

@@ -11,8 +11,10 @@ const MAX_HOPS = 64
  * @returns the uncompressed wire name and the offset after the name in the message.
  * @throws WireError for truncated data, forward or looping pointers, reserved label types.
  */
+const SCRATCH = new Uint8Array(MAX_NAME)
+
 export function readName (msg: Uint8Array, offset: number): { name: Uint8Array, next: number } {
-  const out = new Uint8Array(MAX_NAME)
+  const out = SCRATCH
   let len = 0
   let pos = offset
   let next = -1
