@@ -1,4 +1,5 @@
 import { ZonalError } from '../../errors/catalog.ts'
+import { poolComment, type StoredProfile } from '../../zone/pools/index.ts'
 import type { StoredRrset, Store, ZoneWithAccount } from '../../store/store.ts'
 import { compareBytes } from '../../zone/checks/sort.ts'
 import { nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
@@ -9,16 +10,13 @@ import { zoneHeader, ZoneTextWriter } from '../../zonefile/writer.ts'
 /** Rrsets read per query: a zone of any size is read in pages, never in one query. */
 export const EXPORT_PAGE_SIZE = 1000
 
-/** The comment naming the pool of an rrset with a pool profile: `RDPool: <description>`. */
+/** The comment naming the pool of an rrset with a pool profile (the pool module's wording). */
 export function poolCommentOf (profile: string, ownerName: string): string {
-  let parsed: { '@context'?: unknown, description?: unknown } = {}
+  let parsed: StoredProfile = {}
   try {
-    parsed = JSON.parse(profile) as typeof parsed
+    parsed = JSON.parse(profile) as StoredProfile
   } catch {}
-  const context = typeof parsed['@context'] === 'string' ? parsed['@context'] : ''
-  const kind = /\/(\w+Pool)\.jsonschema$/.exec(context)?.[1] ?? 'Pool'
-  const description = typeof parsed.description === 'string' && parsed.description.trim() !== '' ? parsed.description : ownerName
-  return `${kind}: ${description}`
+  return poolComment(parsed, ownerName)
 }
 
 /** The records of one stored rrset, rdata in canonical (octet) order. */

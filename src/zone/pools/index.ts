@@ -74,7 +74,9 @@ export function poolComment (profile: StoredProfile, ownerName: string): string 
   if (pool === undefined) return oneLine(`Pool ${ownerName}`)
   const description = profile[pool.kind === 'SF_POOLS' ? 'poolDescription' : 'description']
   const named = typeof description === 'string' && description.trim() !== '' && description !== ownerName ? `: ${description}` : ''
-  return oneLine(`${pool.label} pool ${ownerName} (${pool.summary(profile)})${named}`)
+  // Settings a profile does not carry (older or partial profiles) are left out of the summary.
+  const summary = pool.summary(profile).split(', ').filter(part => !part.endsWith(' undefined')).join(', ')
+  return oneLine(`${pool.label} pool ${ownerName}${summary === '' ? '' : ` (${summary})`}${named}`)
 }
 
 function oneLine (text: string): string {

@@ -51,8 +51,9 @@ describe('export file names and pool comments', () => {
   })
 
   it('names the pool kind and its description, or the owner', () => {
-    assert.equal(poolCommentOf(JSON.stringify({ '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', description: 'backup' }), 'www.example.org.'), 'SBPool: backup')
-    assert.equal(poolCommentOf(JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema' }), 'www.example.org.'), 'RDPool: www.example.org.')
-    assert.equal(poolCommentOf('not json', 'www.example.org.'), 'Pool: www.example.org.')
+    assert.equal(poolCommentOf(JSON.stringify({ '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', description: 'backup' }), 'www.example.org.'), 'SB pool www.example.org.: backup')
+    assert.equal(poolCommentOf(JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema' }), 'www.example.org.'), 'RD pool www.example.org.')
+    assert.equal(poolCommentOf('not json', 'www.example.org.'), 'Pool www.example.org.')
+    assert.equal(poolCommentOf(JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'FIXED' }), 'www.example.org.'), 'RD pool www.example.org. (order FIXED)')
   })
 })

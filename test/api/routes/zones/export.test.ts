@@ -90,7 +90,7 @@ for (const engine of await engineCases()) {
       assert.equal(lines[3], '$ORIGIN example.org.')
       assert.match(lines[4]!, /^@\t3600\tIN\tSOA\tns1\.example\.org\. hostmaster\.example\.org\. 2026010101 /)
       assert.match(lines[5]!, /^@\t3600\tIN\tNS\t/)
-      assert.equal(lines[lines.indexOf('www\t3600\tIN\tA\t192.0.2.80') - 1], '; RDPool: web pool')
+      assert.equal(lines[lines.indexOf('www\t3600\tIN\tA\t192.0.2.80') - 1], '; RD pool www.example.org. (order ROUND_ROBIN): web pool')
       const parsed = zoneOf('example.org.', res.body)
       assert.deepEqual(parsed.problems, [])
       assert.equal(parsed.records.length, 13)
