@@ -2,21 +2,10 @@ import { ByteReader } from '../../zone/rdata/bytes.ts'
 import { rdataType } from '../../zone/rdata/registry.ts'
 import { wireKey } from '../../zone/name.ts'
 import { TYPE } from './constants.ts'
-import type { Edns, Question, WireRecord } from './message.ts'
+import type { Edns, Message, Question, WireRecord } from './message.ts'
 
-export interface Header {
-  id: number
-  qr: boolean
-  opcode: number
-  aa: boolean
-  tc: boolean
-  rd: boolean
-  ra: boolean
-  ad: boolean
-  cd: boolean
-  /** The low 4 bits go in the header; higher bits need an OPT record (`opt`). */
-  rcode: number
-}
+/** The header fields of a message; of `rcode` the low 4 bits go in the header, higher bits need an OPT record (`opt`). */
+export type Header = Pick<Message, 'id' | 'qr' | 'opcode' | 'aa' | 'tc' | 'rd' | 'ra' | 'ad' | 'cd' | 'rcode'>
 
 export const enum Section { Answer = 1, Authority = 2, Additional = 3 }
 
