@@ -1,14 +1,25 @@
 import { ZoneData } from '../dns/index/zone-data.ts'
 import type { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Store, ZoneVersion } from '../store/store.ts'
-import { parseName } from '../zone/name.ts'
-import { renameRecord } from '../zone/rename.ts'
+import { parseName, wireKey } from '../zone/name.ts'
+import { renameRecord, renameUnder } from '../zone/rename.ts'
 import type { ZoneRecord } from '../zone/record.ts'
-import { readZoneRecords } from '../zones/records.ts'
 import type { SecretBox } from '../auth/secrets.ts'
-import type { TransferPolicy } from '../dns/index/zone-data.ts'
+import type { ServedRrset, TransferPolicy } from '../dns/index/zone-data.ts'
 import type { ZoneRow } from '../store/schema.ts'
 import { ipBytes, parseServerAddress, type RestrictIp, type Tsig } from '../zones/sections.ts'
+
+/** The answer order of an RD pool profile (stored JSON), if the rrset is one. */
+function poolOrder (profile: string | null): ServedRrset['order'] {
+  if (profile === null) return undefined
+  try {
+    const p = JSON.parse(profile) as { '@context'?: unknown, order?: unknown }
+    if (typeof p['@context'] !== 'string' || !p['@context'].endsWith('/RDPool.jsonschema')) return undefined
+    return p.order === 'FIXED' || p.order === 'RANDOM' || p.order === 'ROUND_ROBIN' ? p.order : 'ROUND_ROBIN'
+  } catch {
+    return undefined
+  }
+}
 
 /** The zone's transfer settings as the DNS server applies them (restrict list, TSIG key). */
 export function transferPolicy (row: ZoneRow, secrets: SecretBox): TransferPolicy {
@@ -107,15 +118,29 @@ export class ZoneSync {
 
   private async load (zone: ZoneVersion, original: ZoneVersion | undefined): Promise<ZoneData | undefined> {
     const origin = parseName(zone.name)
+    if (zone.zone_type === 'ALIAS' && original === undefined) return undefined
+    const source = zone.zone_type === 'ALIAS' ? original! : zone
+    const from = parseName(source.name)
     const records: ZoneRecord[] = []
-    if (zone.zone_type === 'ALIAS') {
-      if (original === undefined) return undefined
-      const from = parseName(original.name)
-      for await (const r of readZoneRecords(this.store, original.id)) records.push(renameRecord(r, from, origin))
-    } else {
-      for await (const r of readZoneRecords(this.store, zone.id)) records.push(r)
+    const orders = new Map<string, ServedRrset['order']>()
+    let after: { ownerKey: string, type: number } | undefined
+    for (;;) {
+      const page = await this.store.rrsets.list(source.id, 1000, after)
+      for (const rrset of page) {
+        const stored = parseName(rrset.ownerName)
+        const owner = source === zone ? stored : renameUnder(stored, from, origin)
+        const order = poolOrder(rrset.profile)
+        if (order !== undefined) orders.set(`${wireKey(owner)}/${rrset.type}`, order)
+        for (const rdata of rrset.rdata) {
+          const r = { owner: stored, type: rrset.type, ttl: rrset.ttl, rdata }
+          records.push(source === zone ? r : renameRecord(r, from, origin))
+        }
+      }
+      if (page.length < 1000) break
+      const last = page[page.length - 1]!
+      after = { ownerKey: last.ownerKey, type: last.type }
     }
-    const data = ZoneData.from(origin, zone.serial, zone.version, records)
+    const data = ZoneData.from(origin, zone.serial, zone.version, records, orders)
     const row = await this.store.zones.findById(zone.id)
     if (row !== undefined) {
       data.transfer = transferPolicy(row, this.secrets)

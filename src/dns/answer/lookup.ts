@@ -10,7 +10,7 @@ import type { ZoneIndex } from '../index/zone-index.ts'
  */
 export type LookupState =
   | { kind: 'refused' }
-  | { kind: 'hit', zone: ZoneData, answer: WireRecord[] }
+  | { kind: 'hit', zone: ZoneData, answer: WireRecord[], varies?: boolean }
   | { kind: 'nodata', zone: ZoneData, answer: WireRecord[] }
   | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[] }
   | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[] }
@@ -19,9 +19,35 @@ export type LookupState =
 /** Longest CNAME/DNAME chain followed (RFC 1034 §3.6.2 leaves it to the server; BIND uses 16). */
 const MAX_CHAIN = 16
 
-export function rrsetRecords (owner: WireName, type: number, rrset: ServedRrset, order?: (rrset: ServedRrset) => Uint8Array[]): WireRecord[] {
-  const rdata = order === undefined ? rrset.rdata : order(rrset)
-  return rdata.map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
+export function rrsetRecords (owner: WireName, type: number, rrset: ServedRrset): WireRecord[] {
+  return orderedRdata(rrset).map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
+}
+
+/** Whether the records of an rrset come out in a different order from answer to answer. */
+export function varies (rrset: ServedRrset): boolean {
+  return rrset.rdata.length > 1 && (rrset.order === 'RANDOM' || rrset.order === 'ROUND_ROBIN')
+}
+
+/**
+ * The rdata in the order its pool asks for (RD pools): FIXED as stored, RANDOM shuffled for
+ * every answer, ROUND_ROBIN rotated by one for every answer; plain rrsets as stored.
+ */
+function orderedRdata (rrset: ServedRrset): Uint8Array[] {
+  if (!varies(rrset)) return rrset.rdata
+  const n = rrset.rdata.length
+  if (rrset.order === 'ROUND_ROBIN') {
+    const start = (rrset.next ?? 0) % n
+    rrset.next = start + 1
+    return [...rrset.rdata.slice(start), ...rrset.rdata.slice(0, start)]
+  }
+  const out = [...rrset.rdata]
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1))
+    const t = out[i]!
+    out[i] = out[j]!
+    out[j] = t
+  }
+  return out
 }
 
 /** Names from `name` up to but not including `origin`, top-most first. */
@@ -45,18 +71,13 @@ function substitute (name: WireName, from: WireName, to: WireName): WireName | u
   return out
 }
 
-export interface LookupOptions {
-  /** Orders a pool's records (RD pools); plain rrsets keep their order. */
-  order?: (rrset: ServedRrset) => Uint8Array[]
-}
-
 /**
  * Look up (qname, qtype) in the zones of `index` (RFC 1034 §4.3.2, with RFC 4592 wildcards,
  * RFC 6672 DNAME and RFC 8482 minimal ANY): zone by longest match, delegations below the apex,
  * exact matches, CNAME chains inside the zone, empty non-terminals, wildcard synthesis at the
  * closest encloser.
  */
-export function lookup (index: ZoneIndex, qname: WireName, qtype: number, opts: LookupOptions = {}): LookupState {
+export function lookup (index: ZoneIndex, qname: WireName, qtype: number): LookupState {
   const answer: WireRecord[] = []
   const seen = new Set<string>()
   let name = qname
@@ -106,8 +127,8 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number, opts: 
 
     const wanted = node.rrsets.get(qtype)
     if (wanted !== undefined) {
-      answer.push(...rrsetRecords(owner, qtype, wanted, opts.order))
-      return { kind: 'hit', zone, answer }
+      answer.push(...rrsetRecords(owner, qtype, wanted))
+      return { kind: 'hit', zone, answer, varies: varies(wanted) }
     }
     const cname = node.rrsets.get(TYPE.CNAME)
     if (cname !== undefined && qtype !== TYPE.CNAME) {
@@ -121,8 +142,8 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number, opts: 
     if (qtype === TYPE.ANY && node.rrsets.size > 0) {
       // RFC 8482 §4.2: answer ANY with one rrset.
       const [type, rrset] = [...node.rrsets.entries()].sort((a, b) => a[0] - b[0])[0]!
-      answer.push(...rrsetRecords(owner, type, rrset, opts.order))
-      return { kind: 'hit', zone, answer }
+      answer.push(...rrsetRecords(owner, type, rrset))
+      return { kind: 'hit', zone, answer, varies: varies(rrset) }
     }
     return { kind: 'nodata', zone, answer }
   }

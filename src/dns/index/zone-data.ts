@@ -8,6 +8,8 @@ export interface ServedRrset {
   rdata: Uint8Array[]
   /** RD pool order (FIXED, RANDOM, ROUND_ROBIN); plain rrsets keep their stored order. */
   order?: 'FIXED' | 'RANDOM' | 'ROUND_ROBIN'
+  /** Where the next ROUND_ROBIN answer starts. */
+  next?: number
 }
 
 /** Who may transfer the zone out (RFC 5936 §6): address ranges and an optional TSIG key. */

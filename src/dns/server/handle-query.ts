@@ -1,6 +1,5 @@
 import { WireError } from '../../zone/rdata/bytes.ts'
 import { wireKey } from '../../zone/name.ts'
-import type { ServedRrset } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 import { lookup, type LookupState } from '../answer/lookup.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
@@ -23,7 +22,7 @@ function replyKey (type: number, klass: number, edns: string, maxSize: number, n
  * Undefined sends the request through the full path (which also fills the cache).
  */
 function cachedAnswer (request: Uint8Array, transport: Transport, opts: QueryHandlerOptions): Uint8Array | undefined {
-  if (opts.order !== undefined || opts.onQuery !== undefined) return undefined
+  if (opts.onQuery !== undefined) return undefined
   // Header: opcode QUERY, QDCOUNT 1, ANCOUNT 0, NSCOUNT 0, ARCOUNT 0 or 1.
   if ((request[2]! & 0x78) !== 0 || request[4] !== 0 || request[5] !== 1 || request[6] !== 0 || request[7] !== 0 || request[8] !== 0 || request[9] !== 0 || request[10] !== 0 || request[11]! > 1) return undefined
   let p = 12
@@ -87,8 +86,6 @@ export interface QueryEvent {
 
 export interface QueryHandlerOptions {
   index: ZoneIndex
-  /** Orders pool records (RD pools). */
-  order?: (rrset: ServedRrset) => Uint8Array[]
   onQuery?: (event: QueryEvent) => void
 }
 
@@ -146,13 +143,14 @@ export function handleQuery (request: Uint8Array, transport: Transport, opts: Qu
   const maxSize = transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
   // Replies are kept as bytes per zone (a changed zone is a new object with an empty cache).
   const nameKey = wireKey(q.name)
-  const zone = opts.order === undefined && query.tsig === undefined ? opts.index.findByKey(q.name, nameKey) : undefined
+  const zone = query.tsig === undefined ? opts.index.findByKey(q.name, nameKey) : undefined
   const key = zone === undefined ? '' : replyKey(q.type, q.class, query.edns === undefined ? '-' : query.edns.dnssecOk ? 'D' : 'E', maxSize, nameKey)
   const cached = zone?.replies.get(key)
   if (cached !== undefined) return emit(cached[3]! & 0xf, personalise(cached, request, q.name.length))
-  const state = lookup(opts.index, q.name, q.type, { order: opts.order })
+  const state = lookup(opts.index, q.name, q.type)
   const response = respond(query, state, { maxSize })
-  if (zone !== undefined && state.kind !== 'servfail' && (response[2]! & 0x02) === 0) {
+  // Pool answers whose order changes every time (RANDOM, ROUND_ROBIN) are never cached.
+  if (zone !== undefined && state.kind !== 'servfail' && !(state.kind === 'hit' && state.varies === true) && (response[2]! & 0x02) === 0) {
     if (zone.replies.size >= MAX_CACHED_REPLIES) zone.replies.clear()
     zone.replies.set(key, response)
   }

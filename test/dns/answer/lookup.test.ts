@@ -5,7 +5,7 @@ import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery } from '../../../src/dns/server/handle-query.ts'
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../../src/dns/wire/writer.ts'
-import { nameToString, parseName } from '../../../src/zone/name.ts'
+import { nameToString, parseName, wireKey } from '../../../src/zone/name.ts'
 import { formatRdata, parseTypeName, typeName } from '../../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
 
@@ -150,6 +150,21 @@ describe('dns protocol rules', () => {
     assert.ok(idx.find(parseName('example.org.'))!.replies.size > 0)
     // The cached reply is byte for byte what a fresh lookup gives for the same request.
     assert.deepEqual(handleQuery(again, 'udp', { index: idx }), handleQuery(again, 'udp', { index: index() }))
+  })
+
+  it('serves RD pools in their order: ROUND_ROBIN rotates, RANDOM shuffles, FIXED stays; such answers are not cached', () => {
+    const origin = parseName('pool.test.')
+    const text = '$TTL 60\n@ IN SOA ns h 1 1 1 1 1\n@ IN NS ns\nns IN A 192.0.2.1\nrr IN A 10.0.0.1\nrr IN A 10.0.0.2\nrr IN A 10.0.0.3\nfx IN A 10.0.1.1\nfx IN A 10.0.1.2\n'
+    const records = parseZoneText(text, { origin, includes: 'refuse' }).records
+    const orders = new Map([[`${wireKey(parseName('rr.pool.test.'))}/1`, 'ROUND_ROBIN' as const], [`${wireKey(parseName('fx.pool.test.'))}/1`, 'FIXED' as const]])
+    const pools = new ZoneIndex()
+    pools.set(ZoneData.from(origin, 1, 1, records, orders))
+    const firsts = [0, 1, 2, 3].map(() => formatRdata(1, decodeMessage(handleQuery(query('rr.pool.test.', 'A'), 'udp', { index: pools })!).answers[0]!.rdata))
+    assert.deepEqual(firsts, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.1'])
+    const fixed = [0, 1].map(() => decodeMessage(handleQuery(query('fx.pool.test.', 'A'), 'udp', { index: pools })!).answers.map(show))
+    assert.deepEqual(fixed[0], fixed[1])
+    const zone = pools.find(origin)!
+    assert.ok(![...zone.replies.keys()].some(k => k.includes('rr')), 'rotating answers are not cached')
   })
 
   it('truncates over UDP without EDNS and answers in full over TCP', () => {

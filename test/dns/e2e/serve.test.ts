@@ -90,12 +90,22 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     assert.match(await dig(service.dns.port, 'missing.example.org.', 'A'), /status: NXDOMAIN/)
   })
 
+  it('serves an RD pool created through the rrsets API in round-robin order', async () => {
+    const profile = { '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'ROUND_ROBIN' }
+    const res = await fetch(`${base}/zones/example.org/rrsets/A/pool`, { method: 'POST', headers, body: JSON.stringify({ ttl: 60, rdata: ['192.0.2.1', '192.0.2.2', '192.0.2.3'], profile }) })
+    assert.equal(res.status, 201, await res.text())
+    await eventually(async () => (await udpQuery(service.dns.port, 'pool.example.org.', 1)).answers.length === 3)
+    const firsts = new Set<string>()
+    for (let i = 0; i < 3; i++) firsts.add(Buffer.from((await udpQuery(service.dns.port, 'pool.example.org.', 1)).answers[0]!.rdata).join('.'))
+    assert.equal(firsts.size, 3, 'each answer starts with the next record')
+  })
+
   it('transfers the zone by AXFR only to allowed addresses with the zone\'s TSIG key', { skip: haveDig ? false : 'dig is not installed' }, async () => {
     const secret = Buffer.from('a shared transfer secret').toString('base64')
     const put = await fetch(`${base}/zones/example.org`, { method: 'PUT', headers, body: JSON.stringify({ primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }], tsig: { tsigKeyName: 'xfr-key', tsigKeyValue: secret, tsigAlgorithm: 'hmac-sha256' } } }) })
     assert.equal(put.status, 200)
     const signed = async () => await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', 'AXFR')
-    await eventually(async () => /XFR size: 4 records/.test(await signed()), 3000)
+    await eventually(async () => /XFR size: 7 records/.test(await signed()), 3000)
     const out = await signed()
     assert.doesNotMatch(out, /Couldn't verify|tsig verify failure|BADSIG/i)
     assert.equal(out.match(/\tSOA\t/g)?.length, 2, 'SOA first and last')
