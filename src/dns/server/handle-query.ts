@@ -9,6 +9,14 @@ import { MessageWriter, releaseScratch } from '../wire/writer.ts'
 
 export type Transport = 'udp' | 'tcp'
 
+/** Who asked, over what: what the listeners know of each request. */
+export interface Client {
+  transport: Transport
+  address: string
+  port: number
+  family: 'IPv4' | 'IPv6'
+}
+
 /** Replies kept per zone before the cache starts over. */
 const MAX_CACHED_REPLIES = 250_000
 
@@ -107,7 +115,8 @@ function errorResponse (request: Uint8Array, rcode: number, query?: Message): Ui
  * versions above 0 BADVERS (RFC 6891 §6.1.3). Returns undefined when nothing must be sent
  * (the request is itself a response, or too short to answer).
  */
-export function handleQuery (request: Uint8Array, transport: Transport, opts: QueryHandlerOptions): Uint8Array | undefined {
+export function handleQuery (request: Uint8Array, client: Client, opts: QueryHandlerOptions): Uint8Array | undefined {
+  const transport = client.transport
   if (request.length < 12) return undefined
   if ((request[2]! & 0x80) !== 0) return undefined
   releaseScratch()

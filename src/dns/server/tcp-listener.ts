@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from 'node:net'
-import { handleQuery, type QueryHandlerOptions } from './handle-query.ts'
+import { handleQuery, type Client, type QueryHandlerOptions } from './handle-query.ts'
 
 export interface TcpLimits {
   /** Idle time before a connection is closed (RFC 7766 §6.2.3 suggests seconds). */
@@ -25,6 +25,7 @@ export async function listenTcp (
   const server = createServer({ pauseOnConnect: false }, (socket) => {
     socket.setTimeout(limits.idleMs, () => socket.destroy())
     socket.setNoDelay(true)
+    const client: Client = { transport: 'tcp', address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0, family: socket.remoteFamily === 'IPv6' ? 'IPv6' : 'IPv4' }
     let buffer: Buffer = Buffer.alloc(0)
     let busy = Promise.resolve()
     socket.on('data', (chunk: Buffer) => {
@@ -37,7 +38,7 @@ export async function listenTcp (
         busy = busy.then(async () => {
           if (socket.destroyed) return
           if (transfer !== undefined && await transfer(request, socket)) return
-          const response = handleQuery(request, 'tcp', opts)
+          const response = handleQuery(request, client, opts)
           if (response === undefined) return
           const frame = Buffer.allocUnsafe(2 + response.length)
           frame.writeUInt16BE(response.length, 0)

@@ -10,7 +10,7 @@ export async function listenUdp (host: string, port: number, opts: QueryHandlerO
   const socket = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false })
   socket.on('message', (msg, rinfo) => {
     try {
-      const response = handleQuery(msg, 'udp', opts)
+      const response = handleQuery(msg, { transport: 'udp', address: rinfo.address, port: rinfo.port, family: rinfo.family === 'IPv6' ? 'IPv6' : 'IPv4' }, opts)
       if (response !== undefined) socket.send(response, rinfo.port, rinfo.address)
     } catch (err) {
       onError(err)

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
-import { handleQuery } from '../../../src/dns/server/handle-query.ts'
+import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
+
+const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
+const TCP: Client = { ...UDP, transport: 'tcp' }
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName, wireKey } from '../../../src/zone/name.ts'
@@ -104,7 +107,7 @@ describe('dns answers (RFC 1034 §4.3.2 table)', () => {
   const idx = index()
   for (const c of cases) {
     it(`${c.q[0]} ${c.q[1]} → rcode ${c.rcode}`, () => {
-      const res = decodeMessage(handleQuery(query(c.q[0], c.q[1]), 'udp', { index: idx })!)
+      const res = decodeMessage(handleQuery(query(c.q[0], c.q[1]), UDP, { index: idx })!)
       assert.equal(res.rcode, c.rcode)
       assert.equal(res.qr, true)
       assert.equal(res.id, 42)
@@ -122,17 +125,17 @@ describe('dns protocol rules', () => {
   it('answers FORMERR to malformed queries, NOTIMP to other opcodes, BADVERS to EDNS version 1, nothing to responses', () => {
     const bad = query('example.org.', 'A')
     const truncated = bad.slice(0, bad.length - 3)
-    assert.equal(decodeMessage(handleQuery(truncated, 'udp', { index: idx })!).rcode, 1)
+    assert.equal(decodeMessage(handleQuery(truncated, UDP, { index: idx })!).rcode, 1)
     const notify = query('example.org.', 'SOA')
     notify[2] = (notify[2]! & 0x87) | (4 << 3)
-    assert.equal(decodeMessage(handleQuery(notify, 'udp', { index: idx })!).rcode, 4)
+    assert.equal(decodeMessage(handleQuery(notify, UDP, { index: idx })!).rcode, 4)
     const v1 = query('example.org.', 'A')
     v1[v1.length - 5] = 1 // OPT TTL: the version octet
-    const badvers = decodeMessage(handleQuery(v1, 'udp', { index: idx })!)
+    const badvers = decodeMessage(handleQuery(v1, UDP, { index: idx })!)
     assert.equal(badvers.rcode, 16)
     const response = query('example.org.', 'A')
     response[2]! |= 0x80
-    assert.equal(handleQuery(response, 'udp', { index: idx }), undefined)
+    assert.equal(handleQuery(response, UDP, { index: idx }), undefined)
   })
 
   it('answers a repeated question from its cached reply with the new id, RD bit and spelling', () => {
@@ -141,15 +144,15 @@ describe('dns protocol rules', () => {
     again[0] = 0x77
     again[1] = 0x01
     again[2]! &= 0xfe
-    const a = decodeMessage(handleQuery(first, 'udp', { index: idx })!)
-    const b = decodeMessage(handleQuery(again, 'udp', { index: idx })!)
+    const a = decodeMessage(handleQuery(first, UDP, { index: idx })!)
+    const b = decodeMessage(handleQuery(again, UDP, { index: idx })!)
     assert.equal(b.id, 0x7701)
     assert.equal(b.rd, false)
     assert.equal(a.rd, true)
     assert.equal(nameToString(b.questions[0]!.name), 'WWW.Example.ORG.')
     assert.ok(idx.find(parseName('example.org.'))!.replies.size > 0)
     // The cached reply is byte for byte what a fresh lookup gives for the same request.
-    assert.deepEqual(handleQuery(again, 'udp', { index: idx }), handleQuery(again, 'udp', { index: index() }))
+    assert.deepEqual(handleQuery(again, UDP, { index: idx }), handleQuery(again, UDP, { index: index() }))
   })
 
   it('serves RD pools in their order: ROUND_ROBIN rotates, RANDOM shuffles, FIXED stays; such answers are not cached', () => {
@@ -159,9 +162,9 @@ describe('dns protocol rules', () => {
     const orders = new Map([[`${wireKey(parseName('rr.pool.test.'))}/1`, 'ROUND_ROBIN' as const], [`${wireKey(parseName('fx.pool.test.'))}/1`, 'FIXED' as const]])
     const pools = new ZoneIndex()
     pools.set(ZoneData.from(origin, 1, 1, records, orders))
-    const firsts = [0, 1, 2, 3].map(() => formatRdata(1, decodeMessage(handleQuery(query('rr.pool.test.', 'A'), 'udp', { index: pools })!).answers[0]!.rdata))
+    const firsts = [0, 1, 2, 3].map(() => formatRdata(1, decodeMessage(handleQuery(query('rr.pool.test.', 'A'), UDP, { index: pools })!).answers[0]!.rdata))
     assert.deepEqual(firsts, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.1'])
-    const fixed = [0, 1].map(() => decodeMessage(handleQuery(query('fx.pool.test.', 'A'), 'udp', { index: pools })!).answers.map(show))
+    const fixed = [0, 1].map(() => decodeMessage(handleQuery(query('fx.pool.test.', 'A'), UDP, { index: pools })!).answers.map(show))
     assert.deepEqual(fixed[0], fixed[1])
     const zone = pools.find(origin)!
     assert.ok(![...zone.replies.keys()].some(k => k.includes('rr')), 'rotating answers are not cached')
@@ -173,9 +176,9 @@ describe('dns protocol rules', () => {
     for (let i = 0; i < 60; i++) text += `many IN A 10.0.0.${i}\n`
     const big = new ZoneIndex()
     big.set(ZoneData.from(origin, 1, 1, parseZoneText(text, { origin, includes: 'refuse' }).records))
-    const udp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), 'udp', { index: big })!)
+    const udp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), UDP, { index: big })!)
     assert.equal(udp.tc, true)
-    const tcp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), 'tcp', { index: big })!)
+    const tcp = decodeMessage(handleQuery(query('many.big.test.', 'A', false), TCP, { index: big })!)
     assert.equal(tcp.tc, false)
     assert.equal(tcp.answers.length, 60)
   })
@@ -187,7 +190,7 @@ describe('dns protocol rules', () => {
     for (let i = 0; i < 5000; i++) {
       const msg = Uint8Array.from(base)
       for (let k = 0; k < 1 + rand() % 6; k++) msg[rand() % msg.length] = rand() & 0xff
-      const out = handleQuery(i % 3 === 0 ? msg.subarray(0, rand() % msg.length) : msg, 'udp', { index: idx })
+      const out = handleQuery(i % 3 === 0 ? msg.subarray(0, rand() % msg.length) : msg, UDP, { index: idx })
       if (out !== undefined) decodeMessage(out)
     }
   })
