@@ -66,7 +66,7 @@ async function startNamed (): Promise<{ child: ChildProcess, port: number, start
   const port = await freePort()
   const dir = join(work, 'named')
   mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'named.conf'), `options { directory "${dir}"; listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; minimal-responses yes; pid-file none; };
+  writeFileSync(join(dir, 'named.conf'), `options { directory "${dir}"; listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; notify no; dnssec-validation no; minimal-responses yes; pid-file none; };
 controls { };
 zone "${ORIGIN}" { type primary; file "${zone}"; };
 `)
