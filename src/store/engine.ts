@@ -24,6 +24,17 @@ export interface Engine {
   readonly schema?: string
   /** Run `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing). */
   transaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
+  /**
+   * Tell other processes on the database that a zone changed, when the transaction of `db`
+   * commits (PostgreSQL `NOTIFY`); nothing on SQLite, whose other processes see `watch`'s resync.
+   */
+  announceZone (db: Kysely<Database>, zoneId: string): Promise<void>
+  /**
+   * Watch for changes committed by other processes: PostgreSQL `LISTEN` (`onZone` with the id
+   * of each announced zone; `onResync` after each reconnect), SQLite `PRAGMA data_version`
+   * polled (`onResync` when another connection committed). Resolves to a stop function.
+   */
+  watch (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
   isUniqueViolation (err: unknown): boolean
   isForeignKeyViolation (err: unknown): boolean
   close (): Promise<void>

@@ -124,6 +124,21 @@ export interface AuditRecordTable {
   change_time: string
 }
 
+/** The zone change journal (migration 0005): one row per version that changed records. */
+export interface ZoneChangeTable {
+  id: Generated<number>
+  zone_id: string
+  version: number
+  serial_from: number
+  serial_to: number
+  /** 1: the records were replaced wholesale; `removed` and `added` are null. */
+  reset: number
+  /** Packed records (see `sql/zone-changes.ts`). */
+  removed: Uint8Array | null
+  added: Uint8Array | null
+  created_at: string
+}
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -133,6 +148,7 @@ export interface Database {
   rrsets: RrsetTable
   tasks: TaskTable
   audit_records: AuditRecordTable
+  zone_changes: ZoneChangeTable
 }
 
 export type AccountRow = Selectable<AccountTable>

@@ -1,5 +1,6 @@
 import type { EngineName } from './engine.ts'
 import type { AccountRow, AuditRow, TaskRow, UserRow, ZoneRow } from './schema.ts'
+import type { ZoneRecord } from '../zone/record.ts'
 
 /**
  * The store interfaces: the only way the rest of the service reaches the database.
@@ -166,6 +167,29 @@ export interface ZoneStore {
   count (scope: Scope, filter: ZoneFilter): Promise<number>
   /** Every zone's id, name, type, status, version and original: what the DNS index compares against. */
   versions (): Promise<ZoneVersion[]>
+  /** {@link versions} of some zones (those that exist), and of the aliases of each. */
+  versionsOf (ids: readonly string[]): Promise<ZoneVersion[]>
+}
+
+/**
+ * One entry of the zone change journal: what the zone's `version` did to its records, from
+ * SOA serial `serialFrom` to `serialTo` (the SOA records themselves are among `removed` and
+ * `added`). A `reset` entry says the records were replaced wholesale, with no diff kept.
+ */
+export type ZoneChange =
+  | { version: number, serialFrom: number, serialTo: number, reset: false, removed: ZoneRecord[], added: ZoneRecord[] }
+  | { version: number, serialFrom: number, serialTo: number, reset: true }
+
+/**
+ * The zone change journal (IXFR out, other nodes' catch-up). Entries are written in the
+ * transaction of the change they describe and trimmed by age and count.
+ */
+export interface ZoneChangeStore {
+  append (zoneId: string, change: ZoneChange): Promise<void>
+  /** The zone's entries after `version`, oldest first, at most `limit`. */
+  since (zoneId: string, version: number, limit: number): Promise<ZoneChange[]>
+  /** The zone's newest `limit` entries, oldest first. */
+  latest (zoneId: string, limit: number): Promise<ZoneChange[]>
 }
 
 export type ZoneVersion = Pick<ZoneRow, 'id' | 'name' | 'zone_type' | 'status' | 'version' | 'serial' | 'original_zone_id'>
@@ -354,6 +378,15 @@ export interface Store {
   readonly rrsets: RrsetStore
   readonly tasks: TaskStore
   readonly audit: AuditStore
+  readonly zoneChanges: ZoneChangeStore
+  /**
+   * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
+   * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when
+   * changes may have been missed (another process wrote to the SQLite file, the PostgreSQL
+   * listener reconnected), so every zone's version should be compared. Best effort: a watcher
+   * still compares versions now and then. Resolves to a function that stops watching.
+   */
+  watchZones (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
   /** Run `fn` in one transaction; inside one, run it in the same transaction. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>
   /** Apply pending migrations; returns the names applied. */

@@ -10,6 +10,7 @@ import { nextSerial } from '../zone/serial.ts'
 import { changeCommentFrom, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
+import { journalReset } from './serial-bump.ts'
 
 async function audit (tx: Store, actor: Actor, zone: ZoneWithAccount, changeType: string, changes: { name: string, from?: unknown, to?: unknown }[], comment: string | null): Promise<void> {
   await recordChange(tx, actor, {
@@ -93,6 +94,7 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
       tsig: original?.tsig ?? null,
       notify_addresses: original?.notify_addresses ?? JSON.stringify([])
     })
+    await journalReset(tx, zone, updated)
     await audit(tx, caller.actor, zone, 'UNALIAS', [{ name: 'type', from: 'ALIAS', to: 'PRIMARY' }, { name: 'originalZoneName', from: original?.name ?? null, to: null }], comment)
     return updated
   })
@@ -138,6 +140,7 @@ export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string)
       }
     }
     const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial })
+    await journalReset(tx, zone, updated)
     await audit(tx, actor, zone, 'UNSUSPEND', [{ name: 'status', from: 'SUSPENDED', to: 'ACTIVE' }, { name: 'serial', from: zone.serial, to: serial }], null)
     return updated
   })

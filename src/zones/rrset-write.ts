@@ -84,7 +84,7 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
       await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
       await tx.rrsets.replace(zone.id, after)
     }
-    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0))
+    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0), [{ before, after }])
     if (after !== undefined && t.type === SOA) after = { ...after, rdataText: [formatRdata(SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,

@@ -1,6 +1,7 @@
 import type { ZoneRow } from '../store/schema.ts'
 import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
+import type { ZoneRecord } from '../zone/record.ts'
 import { formatRdata } from '../zone/rdata/index.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { nextSerial } from '../zone/serial.ts'
@@ -28,18 +29,74 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  * with `lockById` in the same transaction, so concurrent changes of one zone take serials one
  * after another. Secondary zones (no SOA of their own yet) move only `zones.serial`.
  *
- * This is where the zone change journal (IXFR, other nodes' catch-up) will be written.
+ * The records removed and added by `changed` (and the SOA's new serial) go into the zone change
+ * journal under the new version, in the same transaction (IXFR out, other nodes' catch-up).
  *
  * @returns the updated zone row.
  */
-export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number): Promise<ZoneRow> {
+export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<ZoneRow> {
   const soa = await apexSoa(tx, zone)
   const first = soa?.rdata[0]
   const current = first === undefined ? zone.serial : readSoa(first).serial
   const serial = nextSerial(current, now)
+  const net = new Map<string, RrsetChange>()
+  for (const c of changed) {
+    const r = c.before ?? c.after
+    if (r === undefined) continue
+    const key = `${r.ownerKey}/${r.type}`
+    const seen = net.get(key)
+    net.set(key, seen === undefined ? c : { before: seen.before, after: c.after })
+  }
   if (soa !== undefined && first !== undefined) {
     const rdata = withSoaSerial(first, serial)
-    await tx.rrsets.replace(zone.id, { ...soa, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] })
+    const next = { ...soa, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] }
+    await tx.rrsets.replace(zone.id, next)
+    const key = `${soa.ownerKey}/${SOA}`
+    net.set(key, { before: net.get(key)?.before ?? soa, after: next })
   }
-  return await tx.zones.update(zone.id, { serial, record_count: Number(zone.record_count) + recordDelta })
+  const updated = await tx.zones.update(zone.id, { serial, record_count: Number(zone.record_count) + recordDelta })
+  const removed: ZoneRecord[] = []
+  const added: ZoneRecord[] = []
+  for (const c of net.values()) recordDiff(c, removed, added)
+  await tx.zoneChanges.append(zone.id, { version: updated.version, serialFrom: current, serialTo: serial, reset: false, removed, added })
+  return updated
+}
+
+/** One rrset before and after a change (undefined: absent). */
+export interface RrsetChange {
+  before?: StoredRrset
+  after?: StoredRrset
+}
+
+function recordsOf (r: StoredRrset, rdata: readonly Uint8Array[] = r.rdata): ZoneRecord[] {
+  const owner = parseName(r.ownerName)
+  return rdata.map(d => ({ owner, type: r.type, ttl: r.ttl, rdata: d }))
+}
+
+/**
+ * The records an rrset change removes and adds: the rdata that went and came, or the whole rrset
+ * both ways when its TTL changed (every record of an rrset has the rrset's TTL) or its pool
+ * profile did (so whoever applies the step reads the rrset's new answer order).
+ */
+function recordDiff (c: RrsetChange, removed: ZoneRecord[], added: ZoneRecord[]): void {
+  const { before, after } = c
+  if (before === undefined || after === undefined || before.ttl !== after.ttl || before.profile !== after.profile) {
+    if (before !== undefined) removed.push(...recordsOf(before))
+    if (after !== undefined) added.push(...recordsOf(after))
+    return
+  }
+  const key = (d: Uint8Array): string => Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('latin1')
+  const had = new Set(before.rdata.map(key))
+  const has = new Set(after.rdata.map(key))
+  removed.push(...recordsOf(before, before.rdata.filter(d => !has.has(key(d)))))
+  added.push(...recordsOf(after, after.rdata.filter(d => !had.has(key(d)))))
+}
+
+/**
+ * Journal a wholesale replacement of a zone's records (unalias, a new copy of the zone): whoever
+ * follows the journal reloads the zone, and IXFR from an earlier serial is answered with the
+ * whole zone.
+ */
+export async function journalReset (tx: Store, zone: Pick<ZoneRow, 'id' | 'serial'>, updated: Pick<ZoneRow, 'version' | 'serial'>): Promise<void> {
+  await tx.zoneChanges.append(zone.id, { version: updated.version, serialFrom: zone.serial, serialTo: updated.serial, reset: true })
 }

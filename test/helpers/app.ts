@@ -9,6 +9,8 @@ import { freshStore, type EngineCase } from './engines.ts'
 export interface TestApp {
   app: FastifyInstance
   store: Store
+  /** The database's URL (to open a second store on it, as another process would). */
+  url: string
   auth: AuthService
   admin: UserAdmin
   /** Create a user in an account (created when missing) with a group, and return its access token. */
@@ -20,7 +22,7 @@ export const TEST_PASSWORD = 'correct horse battery'
 
 /** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
 export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
-  const { store, close } = await freshStore(engine)
+  const { store, url, close } = await freshStore(engine)
   const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock)
   const app = await buildApp({
     store,
@@ -32,6 +34,7 @@ export async function buildTestApp (engine: EngineCase['name'], options: { auth?
   return {
     app,
     store,
+    url,
     auth,
     admin,
     async user (username, account, group = 'Owner') {

@@ -33,6 +33,8 @@ export async function openPostgresEngine (connectionString: string, schema?: str
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   await sql`select 1`.execute(db)
   let closed = false
+  // One channel per schema, so databases shared by several Zonal schemas do not cross-talk.
+  const channel = schema === undefined ? 'zonal_zones' : `zonal_zones_${schema}`
 
   return {
     name: 'postgres',
@@ -42,6 +44,12 @@ export async function openPostgresEngine (connectionString: string, schema?: str
     async transaction (fn) {
       return await db.transaction().execute(fn)
     },
+    async announceZone (conn, zoneId) {
+      await sql`select pg_notify(${channel}, ${zoneId})`.execute(conn)
+    },
+    async watch (onZone, onResync) {
+      return await listen(connectionString, channel, onZone, onResync)
+    },
     isUniqueViolation: (err) => pgCode(err) === '23505',
     isForeignKeyViolation: (err) => pgCode(err) === '23503',
     async close () {
@@ -49,6 +57,51 @@ export async function openPostgresEngine (connectionString: string, schema?: str
       closed = true
       await db.destroy()
     }
+  }
+}
+
+/** How long a lost LISTEN connection waits before reconnecting. */
+const RECONNECT_MS = 1000
+
+/**
+ * A dedicated connection LISTENing on `channel`, reconnected when lost; `onResync` after every
+ * reconnect (notifications sent meanwhile were missed).
+ */
+async function listen (connectionString: string, channel: string, onZone: (id: string) => void, onResync: () => void): Promise<() => Promise<void>> {
+  let stopped = false
+  let client: pg.Client | undefined
+  let timer: NodeJS.Timeout | undefined
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString })
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onZone(n.payload)
+    })
+    const lost = (): void => {
+      if (client !== c) return
+      client = undefined
+      c.removeAllListeners('end')
+      c.end().catch(() => {})
+      if (!stopped) retry()
+    }
+    c.on('error', lost)
+    c.on('end', lost)
+    await c.connect()
+    await c.query(`listen "${channel}"`)
+    client = c
+  }
+  const retry = (): void => {
+    timer = setTimeout(() => {
+      connect().then(onResync, () => { if (!stopped) retry() })
+    }, RECONNECT_MS)
+    timer.unref()
+  }
+  await connect()
+  return async () => {
+    stopped = true
+    if (timer !== undefined) clearTimeout(timer)
+    const c = client
+    client = undefined
+    await c?.end().catch(() => {})
   }
 }
 

@@ -3,14 +3,18 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneChangeStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
 import { SqlUserStore } from './users.ts'
+import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneStore } from './zones.ts'
+
+/** This process's zone watchers, shared by a store and its transactions. */
+type Watchers = Set<(zoneId: string) => void>
 
 /** The table stores of one connection (the engine's pool, or one transaction). */
 interface Parts {
@@ -21,6 +25,7 @@ interface Parts {
   readonly rrsets: RrsetStore
   readonly tasks: TaskStore
   readonly audit: AuditStore
+  readonly zoneChanges: ZoneChangeStore
 }
 
 /**
@@ -33,16 +38,29 @@ interface Parts {
  */
 export class SqlStore implements Store {
   private readonly parts: Parts
+  /** Zones changed by this transaction, announced to the watchers after it commits. */
+  private readonly changedZones = new Set<string>()
 
-  constructor (private readonly engineImpl: Engine, db: Kysely<Database> = engineImpl.db, private readonly inTransaction = false) {
+  constructor (
+    private readonly engineImpl: Engine,
+    db: Kysely<Database> = engineImpl.db,
+    private readonly inTransaction = false,
+    private readonly watchers: Watchers = new Set()
+  ) {
+    const touched = async (zoneId: string): Promise<void> => {
+      await engineImpl.announceZone(db, zoneId)
+      if (inTransaction) this.changedZones.add(zoneId)
+      else for (const w of watchers) w(zoneId)
+    }
     this.parts = {
       accounts: new SqlAccountStore(db, engineImpl),
       users: new SqlUserStore(db, engineImpl),
       tokens: new SqlTokenStore(db),
-      zones: new SqlZoneStore(db, engineImpl),
+      zones: new SqlZoneStore(db, engineImpl, touched),
       rrsets: new SqlRrsetStore(db),
       tasks: new SqlTaskStore(db, engineImpl),
-      audit: new SqlAuditStore(db)
+      audit: new SqlAuditStore(db),
+      zoneChanges: new SqlZoneChangeStore(db)
     }
   }
 
@@ -53,6 +71,7 @@ export class SqlStore implements Store {
   get rrsets (): RrsetStore { return this.current().parts.rrsets }
   get tasks (): TaskStore { return this.current().parts.tasks }
   get audit (): AuditStore { return this.current().parts.audit }
+  get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
@@ -68,7 +87,22 @@ export class SqlStore implements Store {
   async transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T> {
     const current = this.current()
     if (current.inTransaction) return await fn(current)
-    return await this.engineImpl.transaction(async (db) => await fn(new SqlStore(this.engineImpl, db, true)))
+    let tx: SqlStore | undefined
+    const result = await this.engineImpl.transaction(async (db) => {
+      tx = new SqlStore(this.engineImpl, db, true, this.watchers)
+      return await fn(tx)
+    })
+    for (const id of tx?.changedZones ?? []) for (const w of this.watchers) w(id)
+    return result
+  }
+
+  async watchZones (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>> {
+    const stopEngine = await this.engineImpl.watch(onZone, onResync)
+    this.watchers.add(onZone)
+    return async () => {
+      this.watchers.delete(onZone)
+      await stopEngine()
+    }
   }
 
   async migrate (): Promise<string[]> {

@@ -13,6 +13,8 @@ const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_
   ZONE_TYPE: 'z.zone_type'
 }
 
+const VERSION_COLUMNS = ['id', 'name', 'zone_type', 'status', 'version', 'serial', 'original_zone_id'] as const
+
 type ZoneQuery = SelectQueryBuilder<Database & { z: ZoneRow, a: Database['accounts'] }, 'z' | 'a', ZoneWithAccount>
 
 /** Index hints of a list query (SQLite only; see `SqlZoneStore.listHints`). */
@@ -25,7 +27,12 @@ const NO_HINTS: ListHints = { hideScope: false, hideStatus: false }
 const LARGE_SCOPE = 10_000
 
 export class SqlZoneStore implements ZoneStore {
-  constructor (private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+  constructor (
+    private readonly db: Kysely<Database>,
+    private readonly engine: Engine,
+    /** Told of every zone created, changed or deleted (the DNS index follows). */
+    private readonly touched: (zoneId: string) => Promise<void> = async () => {}
+  ) {}
 
   async create (zone: NewZone): Promise<ZoneRow> {
     const now = new Date().toISOString()
@@ -63,6 +70,7 @@ export class SqlZoneStore implements ZoneStore {
       if (this.engine.isUniqueViolation(err)) throw new ZonalError('ZONE_ALREADY_EXISTS')
       throw err
     }
+    await this.touched(row.id)
     return row
   }
 
@@ -98,12 +106,15 @@ export class SqlZoneStore implements ZoneStore {
       .returningAll()
       .executeTakeFirst()
     if (row === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    await this.touched(id)
     return row
   }
 
   async deleteById (id: string): Promise<void> {
     await this.db.deleteFrom('rrsets').where('zone_id', '=', id).execute()
+    await this.db.deleteFrom('zone_changes').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zones').where('id', '=', id).execute()
+    await this.touched(id)
   }
 
   async delete (name: string, scope: Scope): Promise<boolean> {
@@ -184,7 +195,14 @@ export class SqlZoneStore implements ZoneStore {
   }
 
   async versions (): Promise<ZoneVersion[]> {
-    return await this.db.selectFrom('zones').select(['id', 'name', 'zone_type', 'status', 'version', 'serial', 'original_zone_id']).execute()
+    return await this.db.selectFrom('zones').select(VERSION_COLUMNS).execute()
+  }
+
+  async versionsOf (ids: readonly string[]): Promise<ZoneVersion[]> {
+    if (ids.length === 0) return []
+    return await this.db.selectFrom('zones').select(VERSION_COLUMNS)
+      .where(eb => eb.or([eb('id', 'in', [...ids]), eb('original_zone_id', 'in', [...ids])]))
+      .execute()
   }
 
   async count (scope: Scope, filter: ZoneFilter): Promise<number> {

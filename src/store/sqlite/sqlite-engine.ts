@@ -5,6 +5,9 @@ import { Kysely, SqliteDialect, sql } from 'kysely'
 import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
 
+/** How often other processes' commits are looked for (one pragma read). */
+const DATA_VERSION_POLL_MS = 200
+
 /**
  * Open (creating file and folder when missing) a SQLite database in WAL mode with foreign keys
  * on. Several processes may use one file: writers queue on `busy_timeout`.
@@ -50,6 +53,20 @@ export function openSqliteEngine (path: string): Engine {
           throw err
         }
       })
+    },
+    async announceZone () {},
+    async watch (_onZone, onResync) {
+      // data_version moves when another connection (another process) commits to the file.
+      let seen = raw.pragma('data_version', { simple: true })
+      const timer = setInterval(() => {
+        if (closed) return
+        const now = raw.pragma('data_version', { simple: true })
+        if (now === seen) return
+        seen = now
+        onResync()
+      }, DATA_VERSION_POLL_MS)
+      timer.unref()
+      return async () => clearInterval(timer)
     },
     isUniqueViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
     isForeignKeyViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_FOREIGNKEY'),
