@@ -96,7 +96,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
       }, (err: unknown) => opts.logger.warn({ err, target }, 'NOTIFY failed'))
     }
   }
-  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, 500, notifyZone)
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone })
   const loaded = sync.start()
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
   const server = tcp

@@ -1,9 +1,10 @@
-import { ZoneData } from '../dns/index/zone-data.ts'
+import { JOURNAL_STEPS, ZoneData, type JournalStep } from '../dns/index/zone-data.ts'
 import type { ZoneIndex } from '../dns/index/zone-index.ts'
-import type { Store, ZoneVersion } from '../store/store.ts'
-import { parseName, wireKey } from '../zone/name.ts'
+import type { Store, ZoneChange, ZoneVersion } from '../store/store.ts'
+import { canonicalSortKey, parseName, wireKey, type WireName } from '../zone/name.ts'
 import { renameRecord, renameUnder } from '../zone/rename.ts'
 import type { ZoneRecord } from '../zone/record.ts'
+import { readSoa } from '../zone/rdata/soa.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import type { ServedRrset, TransferPolicy } from '../dns/index/zone-data.ts'
 import type { ZoneRow } from '../store/schema.ts'
@@ -38,117 +39,263 @@ export interface SyncLogger {
   error (obj: object, msg: string): void
 }
 
+export interface ZoneSyncOptions {
+  /**
+   * How often every zone's version is compared with what is served: the catch-up for changes
+   * whose notification was missed. Changes made through the store are applied at once.
+   */
+  fullSyncMs?: number
+  /** Called after a change moved a served zone's serial (NOTIFY out). */
+  onSerialChange?: (zone: ZoneData, version: ZoneVersion) => void
+}
+
+/** What is served of one zone, and from which versions. */
+interface Served {
+  version: number
+  /** The aliased primary's version (0 for other zones). */
+  originalVersion: number
+  data: ZoneData
+}
+
+const SOA = 6
+
+/** Rrsets read per query when a zone is loaded whole. */
+const PAGE = 2000
+
+/** Whether `steps` lead one after another from serial `from` to serial `to`, without a reset. */
+function chains (steps: readonly ZoneChange[], from: number, to: number): steps is Extract<ZoneChange, { reset: false }>[] {
+  let at = from
+  for (const s of steps) {
+    if (s.reset || s.serialFrom !== at) return false
+    at = s.serialTo
+  }
+  return at === to
+}
+
 /**
- * Keeps the DNS index in step with the store: loads every ACTIVE zone at start (in the
- * background, so the API is not held up), then compares zone versions every `intervalMs` and
- * reloads what changed, drops what was deleted or suspended. An alias is served with its
- * primary's data moved under the alias name, and is reloaded when its primary changes.
+ * Keeps the DNS index in step with the store (DESIGN.md: the answer path never reads the
+ * database). At start every ACTIVE zone is loaded, page by page, without holding up the API.
+ * Then each zone the store reports changed (`Store.watchZones`: this process's commits at once,
+ * other processes' through PostgreSQL LISTEN/NOTIFY or SQLite's data version) is brought up to
+ * date from the change journal — its serial steps applied in place — or reloaded whole when the
+ * journal cannot bridge the gap (trimmed, a wholesale replacement). Every `fullSyncMs` all
+ * zones' versions are compared as well, which catches anything a notification missed. Suspended
+ * and deleted zones leave the index. An alias is served with its primary's data moved under the
+ * alias name, and follows its primary's journal.
  */
 export class ZoneSync {
-  private readonly loaded = new Map<string, { version: number, originalVersion: number, serial: number }>()
+  private readonly served = new Map<string, Served>()
   private readonly everServed = new Set<string>()
+  private readonly pending = new Set<string>()
+  private fullWanted = false
+  private queued = false
+  private work: Promise<void> = Promise.resolve()
   private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> | undefined
+  private stopWatch: (() => Promise<void>) | undefined
   private stopped = false
+  private fullSyncMs: number
 
   constructor (
     private readonly store: Store,
     private readonly index: ZoneIndex,
     private readonly logger: SyncLogger,
     private readonly secrets: SecretBox,
-    private readonly intervalMs = 500,
-    /** Called after a reload changed the zone's serial (NOTIFY out). */
-    private readonly onSerialChange?: (zone: ZoneData, version: ZoneVersion) => void
-  ) {}
+    private readonly opts: ZoneSyncOptions = {}
+  ) {
+    this.fullSyncMs = opts.fullSyncMs ?? 5000
+  }
 
-  /** Start loading and watching; resolves when the first full load is done. */
+  /** Start watching and loading; resolves when every zone has been loaded once. */
   async start (): Promise<void> {
-    const first = this.sync()
-    this.running = first
-    await first
+    try {
+      this.stopWatch = await this.store.watchZones(id => this.request(id), () => this.requestAll())
+    } catch (err) {
+      // Without change notifications, compare versions often enough for the 1 s promise.
+      this.logger.error({ err }, 'zone change notifications unavailable; polling zone versions')
+      this.fullSyncMs = Math.min(this.fullSyncMs, 500)
+    }
+    this.requestAll()
+    await this.work
     this.schedule()
   }
 
   async stop (): Promise<void> {
     this.stopped = true
     if (this.timer !== undefined) clearTimeout(this.timer)
-    await this.running
+    await this.stopWatch?.()
+    await this.work
+  }
+
+  /** Bring one zone (and its aliases) up to date soon. */
+  request (zoneId: string): void {
+    this.pending.add(zoneId)
+    this.queue()
+  }
+
+  /** Compare every zone's version soon. */
+  requestAll (): void {
+    this.fullWanted = true
+    this.queue()
+  }
+
+  /** Resolves when the work asked for so far is done. */
+  async settled (): Promise<void> {
+    await this.work
+  }
+
+  /** One pass at a time: requests made meanwhile are taken together by the next pass. */
+  private queue (): void {
+    if (this.queued || this.stopped) return
+    this.queued = true
+    this.work = this.work.then(async () => {
+      this.queued = false
+      const all = this.fullWanted
+      const ids = [...this.pending]
+      this.fullWanted = false
+      this.pending.clear()
+      if (all) await this.syncAll()
+      else if (ids.length > 0) await this.syncSome(ids)
+    }).catch((err: unknown) => this.logger.error({ err }, 'zone sync failed'))
   }
 
   private schedule (): void {
     if (this.stopped) return
     this.timer = setTimeout(() => {
-      this.running = this.sync().catch((err: unknown) => this.logger.error({ err }, 'zone sync failed')).finally(() => this.schedule())
-    }, this.intervalMs)
+      this.requestAll()
+      this.work.finally(() => this.schedule()).catch(() => {})
+    }, this.fullSyncMs)
     this.timer.unref()
   }
 
-  /** One pass: reload zones whose version (or whose primary's version) changed. */
-  async sync (): Promise<void> {
+  /** Compare every zone; drop the ones gone. */
+  private async syncAll (): Promise<void> {
     const zones = await this.store.zones.versions()
     const byId = new Map(zones.map(z => [z.id, z]))
-    const seen = new Set<string>()
-    let reloaded = 0
+    let changed = 0
     for (const z of zones) {
-      if (z.status !== 'ACTIVE') continue
-      seen.add(z.id)
-      const original = z.original_zone_id === null ? undefined : byId.get(z.original_zone_id)
-      const originalVersion = original?.version ?? 0
-      const known = this.loaded.get(z.id)
-      if (known !== undefined && known.version === z.version && known.originalVersion === originalVersion) continue
-      const data = await this.load(z, original)
-      this.loaded.set(z.id, { version: z.version, originalVersion, serial: z.serial })
-      // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served
-      // before comes back (unsuspend); not on the first load after start.
-      const changed = known !== undefined ? known.serial !== z.serial : this.everServed.has(z.id)
-      this.everServed.add(z.id)
-      if (changed && data !== undefined) this.onSerialChange?.(data, z)
-      reloaded++
       if (this.stopped) return
+      if (await this.syncZone(z, z.original_zone_id === null ? undefined : byId.get(z.original_zone_id))) changed++
     }
-    for (const [id] of this.loaded) {
-      if (seen.has(id)) continue
-      this.loaded.delete(id)
-    }
-    // Drop zones no longer served (deleted, suspended) from the index.
-    const names = new Set(zones.filter(z => z.status === 'ACTIVE').map(z => z.name))
-    for (const origin of this.index.origins()) if (!names.has(origin)) this.index.delete(parseName(origin))
-    if (reloaded > 0) this.logger.info({ reloaded, served: this.index.size }, 'DNS zones loaded')
+    for (const id of [...this.served.keys()]) if (!byId.has(id)) this.drop(id)
+    if (changed > 0) this.logger.info({ changed, served: this.index.size }, 'DNS zones loaded')
   }
 
-  private async load (zone: ZoneVersion, original: ZoneVersion | undefined): Promise<ZoneData | undefined> {
-    const origin = parseName(zone.name)
-    if (zone.zone_type === 'ALIAS' && original === undefined) return undefined
-    const source = zone.zone_type === 'ALIAS' ? original! : zone
-    const from = parseName(source.name)
-    const records: ZoneRecord[] = []
-    const orders = new Map<string, ServedRrset['order']>()
-    let after: { ownerKey: string, type: number } | undefined
-    for (;;) {
-      const page = await this.store.rrsets.list(source.id, 1000, after)
-      for (const rrset of page) {
-        const stored = parseName(rrset.ownerName)
-        const owner = source === zone ? stored : renameUnder(stored, from, origin)
-        const order = poolOrder(rrset.profile)
-        if (order !== undefined) orders.set(`${wireKey(owner)}/${rrset.type}`, order)
-        for (const rdata of rrset.rdata) {
-          const r = { owner: stored, type: rrset.type, ttl: rrset.ttl, rdata }
-          records.push(source === zone ? r : renameRecord(r, from, origin))
-        }
-      }
-      if (page.length < 1000) break
-      const last = page[page.length - 1]!
-      after = { ownerKey: last.ownerKey, type: last.type }
+  /** Bring some zones and their aliases up to date; drop the ones gone. */
+  private async syncSome (ids: readonly string[]): Promise<void> {
+    const zones = await this.store.zones.versionsOf(ids)
+    const byId = new Map(zones.map(z => [z.id, z]))
+    const missing = zones.map(z => z.original_zone_id).filter((id): id is string => id !== null && !byId.has(id))
+    for (const z of await this.store.zones.versionsOf(missing)) byId.set(z.id, z)
+    for (const z of zones) {
+      if (this.stopped) return
+      await this.syncZone(z, z.original_zone_id === null ? undefined : byId.get(z.original_zone_id))
     }
-    const data = ZoneData.from(origin, zone.serial, zone.version, records, orders)
-    const row = await this.store.zones.findById(zone.id)
+    for (const id of ids) if (!byId.has(id)) this.drop(id)
+  }
+
+  private drop (id: string): void {
+    const served = this.served.get(id)
+    if (served === undefined) return
+    this.served.delete(id)
+    if (this.index.get(served.data.origin) === served.data) this.index.delete(served.data.origin)
+  }
+
+  /** Serve the zone as its row says; returns whether anything changed. */
+  private async syncZone (z: ZoneVersion, original: ZoneVersion | undefined): Promise<boolean> {
+    const alias = z.zone_type === 'ALIAS'
+    if (z.status !== 'ACTIVE' || (alias && original === undefined)) {
+      const was = this.served.has(z.id)
+      this.drop(z.id)
+      return was
+    }
+    const source = alias ? original! : z
+    const originalVersion = alias ? original!.version : 0
+    const known = this.served.get(z.id)
+    if (known !== undefined && known.version === z.version && known.originalVersion === originalVersion) return false
+    const origin = parseName(z.name)
+    const rename = alias ? (r: ZoneRecord) => renameRecord(r, parseName(source.name), origin) : (r: ZoneRecord) => r
+
+    const servedSerial = known?.data.serial
+    let data: ZoneData | undefined
+    if (known !== undefined) {
+      const from = alias ? known.originalVersion : known.version
+      const steps = from === source.version ? [] : (await this.store.zoneChanges.since(source.id, from, JOURNAL_STEPS + 1)).filter(s => s.version <= source.version)
+      if (chains(steps, known.data.serial, source.serial)) {
+        data = known.data
+        for (const s of steps) {
+          const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
+          const orders = await this.ordersOf(source.id, s.added)
+          data.apply(step, z.version, (owner, type) => orders.get(`${wireKey(renameUnder(owner, origin, parseName(source.name)))}/${type}`))
+        }
+        data.version = z.version
+      }
+    }
+    data ??= await this.load(z, source, origin, rename)
+    const row = await this.store.zones.findById(z.id)
     if (row !== undefined) {
       data.transfer = transferPolicy(row, this.secrets)
       data.notify = (row.notify_addresses === null ? [] : JSON.parse(row.notify_addresses) as { notifyAddress: string }[])
         .map(n => parseServerAddress(n.notifyAddress))
         .filter((t): t is { host: string, port: number } => t !== undefined)
     }
-    this.index.set(data)
+    if (this.index.get(origin) !== data) this.index.set(data)
+    this.served.set(z.id, { version: z.version, originalVersion, data })
+    // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served before
+    // comes back (unsuspend); not on the first load after start.
+    const moved = known !== undefined ? servedSerial !== data.serial : this.everServed.has(z.id)
+    this.everServed.add(z.id)
+    if (moved) this.opts.onSerialChange?.(data, z)
+    return true
+  }
+
+  /** Pool orders of the rrsets a step adds to (by source owner key and type). */
+  private async ordersOf (zoneId: string, added: readonly ZoneRecord[]): Promise<Map<string, ServedRrset['order']>> {
+    const out = new Map<string, ServedRrset['order']>()
+    const seen = new Set<string>()
+    for (const r of added) {
+      const key = `${wireKey(r.owner)}/${r.type}`
+      if (seen.has(key)) continue
+      seen.add(key)
+      const rrset = await this.store.rrsets.get(zoneId, canonicalSortKey(r.owner), r.type)
+      const order = rrset === undefined ? undefined : poolOrder(rrset.profile)
+      if (order !== undefined) out.set(key, order)
+    }
+    return out
+  }
+
+  /** Load a zone whole, a page of rrsets at a time, with the journal steps IXFR may serve. */
+  private async load (zone: ZoneVersion, source: ZoneVersion, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord): Promise<ZoneData> {
+    const data = new ZoneData(origin, source.serial, zone.version)
+    let after: { ownerKey: string, type: number } | undefined
+    for (;;) {
+      const page = await this.store.rrsets.list(source.id, PAGE, after)
+      for (const rrset of page) {
+        const owner = parseName(rrset.ownerName)
+        const order = poolOrder(rrset.profile)
+        for (const rdata of rrset.rdata) data.add(rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata }), order)
+      }
+      if (page.length < PAGE) break
+      const last = page[page.length - 1]!
+      after = { ownerKey: last.ownerKey, type: last.type }
+    }
+    // The serial served is the one in the data (the row's when the zone has no SOA yet).
+    const soa = data.apex?.rrsets.get(SOA)?.rdata[0]
+    if (soa !== undefined) data.serial = readSoa(soa).serial
+    // The journal steps that end at the loaded serial, newest last, for IXFR.
+    const steps = (await this.store.zoneChanges.latest(source.id, JOURNAL_STEPS)).filter(s => s.version <= source.version)
+    let start = steps.length
+    let at = data.serial
+    while (start > 0) {
+      const s = steps[start - 1]!
+      if (s.reset || s.serialTo !== at) break
+      at = s.serialFrom
+      start--
+    }
+    for (const s of steps.slice(start)) {
+      if (s.reset) continue
+      const step: JournalStep = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
+      data.remember(step)
+    }
     return data
   }
 }

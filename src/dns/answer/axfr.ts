@@ -3,7 +3,8 @@ import { readSoa } from '../../zone/rdata/soa.ts'
 import { serialGreater } from '../../zone/serial.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
-import { Rcode, TYPE } from '../wire/constants.ts'
+import type { ZoneRecord } from '../../zone/record.ts'
+import { CLASS_IN, Rcode, TYPE } from '../wire/constants.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
 import { appendTsigError, signMessage, verifyRequest, type TsigKey } from '../wire/tsig.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
@@ -36,6 +37,33 @@ function zoneRecords (zone: ZoneData): { soa: WireRecord, rest: WireRecord[] } |
   return { soa, rest }
 }
 
+/**
+ * The answer to IXFR from `clientSerial` (RFC 1995 §4): the SOA alone when the client is up to
+ * date; the serial steps from the journal when it holds every step from the client's serial on
+ * (current SOA, then per step the old SOA, the records removed, the new SOA, the records added,
+ * then the current SOA again); else the whole zone as AXFR sends it.
+ */
+function ixfrRecords (zone: ZoneData, all: { soa: WireRecord, rest: WireRecord[] }, clientSerial: number): WireRecord[] {
+  const serial = readSoa(all.soa.rdata).serial
+  if (!serialGreater(serial, clientSerial)) return [all.soa]
+  const first = zone.journal.findIndex(s => s.serialFrom === clientSerial)
+  const steps = first < 0 ? [] : zone.journal.slice(first)
+  const complete = steps.length > 0 && steps[steps.length - 1]!.serialTo === serial && steps.every(s => s.removed.some(isSoa) && s.added.some(isSoa))
+  if (!complete) return [all.soa, ...all.rest, all.soa]
+  const out: WireRecord[] = [all.soa]
+  const wire = (r: ZoneRecord): WireRecord => ({ name: r.owner, type: r.type, class: CLASS_IN, ttl: r.ttl, rdata: r.rdata })
+  for (const s of steps) {
+    out.push(wire(s.removed.find(isSoa)!))
+    for (const r of s.removed) if (!isSoa(r)) out.push(wire(r))
+    out.push(wire(s.added.find(isSoa)!))
+    for (const r of s.added) if (!isSoa(r)) out.push(wire(r))
+  }
+  out.push(all.soa)
+  return out
+}
+
+const isSoa = (r: ZoneRecord): boolean => r.type === TYPE.SOA
+
 export interface TransferRequest {
   bytes: Uint8Array
   message: Message
@@ -49,8 +77,8 @@ function header (query: Message, rcode: number, aa: boolean): Parameters<Message
 }
 
 /**
- * AXFR out (RFC 5936) and IXFR out (RFC 1995, answered with the whole zone — or with the SOA
- * alone when the client is up to date — until a change journal serves increments): only to
+ * AXFR out (RFC 5936) and IXFR out (RFC 1995, from the zone's journal of serial steps, or with
+ * the whole zone when the journal cannot serve the client's serial): only to
  * the zone's allowed addresses and, when the zone has a key, only with a valid TSIG (RFC 8945),
  * every message signed. Anything else is REFUSED (or NOTAUTH for a zone we do not serve).
  *
@@ -90,13 +118,8 @@ export function answerTransfer (index: ZoneIndex, req: TransferRequest): Uint8Ar
 
   const all = zoneRecords(zone)
   if (all === undefined) return refuse(Rcode.SERVFAIL)
-  const ixfrSerial = q.type === TYPE.IXFR ? query.authority.find(r => r.type === TYPE.SOA) : undefined
-  let records: WireRecord[]
-  if (ixfrSerial !== undefined && !serialGreater(readSoa(all.soa.rdata).serial, readSoa(ixfrSerial.rdata).serial)) {
-    records = [all.soa]
-  } else {
-    records = [all.soa, ...all.rest, all.soa]
-  }
+  const ixfrSoa = q.type === TYPE.IXFR ? query.authority.find(r => r.type === TYPE.SOA) : undefined
+  const records = ixfrSoa === undefined ? [all.soa, ...all.rest, all.soa] : ixfrRecords(zone, all, readSoa(ixfrSoa.rdata).serial)
   const messages: Uint8Array[] = []
   let w = new MessageWriter(MESSAGE_SIZE)
   w.header(header(query, Rcode.NOERROR, true))

@@ -2,6 +2,12 @@ import { nameEquals, parentName, wireKey, type WireName } from '../../zone/name.
 import type { ZoneRecord } from '../../zone/record.ts'
 import type { TsigKey } from '../wire/tsig.ts'
 
+function sameOctets (a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 /** One rrset as served: TTL, rdata in canonical wire form, and how a pool orders it. */
 export interface ServedRrset {
   ttl: number
@@ -19,6 +25,21 @@ export interface TransferPolicy {
   key?: TsigKey
 }
 
+/**
+ * One serial step of the zone, as IXFR sends it (RFC 1995 §4): the records removed and added on
+ * the way from `serialFrom` to `serialTo`, the two SOA records among them.
+ */
+export interface JournalStep {
+  serialFrom: number
+  serialTo: number
+  removed: ZoneRecord[]
+  added: ZoneRecord[]
+}
+
+/** Serial steps kept in memory per zone for IXFR, and records in them at most. */
+export const JOURNAL_STEPS = 200
+export const JOURNAL_RECORDS = 100_000
+
 /** The rrsets at one owner name. */
 export interface ZoneNode {
   owner: WireName
@@ -27,23 +48,26 @@ export interface ZoneNode {
 
 /**
  * The in-memory copy of one zone that the DNS answer path reads (it never touches the
- * database): nodes by owner (case-insensitive key), and the empty non-terminals between the
- * owners and the apex, so "name exists" (NODATA) and "name does not exist" (NXDOMAIN) differ
- * as RFC 8020 wants.
+ * database): nodes by owner (case-insensitive key), and for every name between the owners and
+ * the apex the number of nodes below it, so "name exists" (NODATA, also for empty
+ * non-terminals) and "name does not exist" (NXDOMAIN) differ as RFC 8020 wants, and stay right
+ * as records are removed. Changes are applied in place ({@link apply}), between queries.
  */
 export class ZoneData {
   readonly originKey: string
   readonly nodes = new Map<string, ZoneNode>()
-  /** Names that exist only because names below them do (empty non-terminals). */
-  readonly emptyNonTerminals = new Set<string>()
+  /** For each name strictly between an owner and the apex: how many nodes lie below it. */
+  private readonly below = new Map<string, number>()
   /** Zone transfers out: nobody when unset. */
   transfer: TransferPolicy | undefined
-  /** Prebuilt replies by question and client settings; the whole zone object is replaced on change. */
+  /** Prebuilt replies by question and client settings; emptied on every change. */
   readonly replies = new Map<string, Uint8Array>()
   /** Where NOTIFY goes when the serial changes (RFC 1996). */
   notify: { host: string, port: number }[] = []
+  /** The latest serial steps, oldest first, each following the one before (IXFR out). */
+  journal: JournalStep[] = []
 
-  constructor (readonly origin: WireName, readonly serial: number, readonly version: number) {
+  constructor (readonly origin: WireName, public serial: number, public version: number) {
     this.originKey = wireKey(origin)
   }
 
@@ -60,21 +84,85 @@ export class ZoneData {
     if (node === undefined) {
       node = { owner: r.owner, rrsets: new Map() }
       this.nodes.set(key, node)
-      this.emptyNonTerminals.delete(key)
       // Every name between the owner and the apex exists (RFC 4592 §2.2.2).
-      let up = parentName(r.owner)
-      while (up.length > this.origin.length && !nameEquals(up, this.origin)) {
-        const k = wireKey(up)
-        if (this.nodes.has(k) || this.emptyNonTerminals.has(k)) break
-        this.emptyNonTerminals.add(k)
-        up = parentName(up)
-      }
+      this.countBelow(r.owner, 1)
     }
     const existing = node.rrsets.get(r.type)
     if (existing === undefined) node.rrsets.set(r.type, { ttl: r.ttl, rdata: [r.rdata], ...(order === undefined ? {} : { order }) })
     else {
       existing.rdata.push(r.rdata)
       if (r.ttl < existing.ttl) existing.ttl = r.ttl
+    }
+  }
+
+  /** Remove one record (same owner, type and rdata octets); returns whether it was there. */
+  remove (r: ZoneRecord): boolean {
+    const key = wireKey(r.owner)
+    const node = this.nodes.get(key)
+    const rrset = node?.rrsets.get(r.type)
+    if (node === undefined || rrset === undefined) return false
+    const at = rrset.rdata.findIndex(d => sameOctets(d, r.rdata))
+    if (at < 0) return false
+    rrset.rdata.splice(at, 1)
+    if (rrset.rdata.length > 0) return true
+    node.rrsets.delete(r.type)
+    if (node.rrsets.size > 0) return true
+    this.nodes.delete(key)
+    this.countBelow(r.owner, -1)
+    return true
+  }
+
+  /**
+   * Apply one serial step in place: its removals, then its additions (`order` gives the pool
+   * order of each added rrset), the new serial and version; cached replies are dropped and the
+   * step joins the IXFR journal.
+   */
+  apply (step: JournalStep, version: number, order?: (owner: WireName, type: number) => ServedRrset['order']): void {
+    for (const r of step.removed) this.remove(r)
+    for (const r of step.added) {
+      const set = this.node(r.owner)?.rrsets.get(r.type)
+      if (set !== undefined && set.ttl !== r.ttl) {
+        // An rrset has one TTL: the step carries the whole rrset again when it changed.
+        set.ttl = r.ttl
+      }
+      if (set?.rdata.some(d => sameOctets(d, r.rdata)) === true) continue
+      this.add(r, order?.(r.owner, r.type))
+    }
+    for (const r of step.added) {
+      const set = this.node(r.owner)?.rrsets.get(r.type)
+      if (set === undefined) continue
+      const o = order?.(r.owner, r.type)
+      if (o === undefined) delete set.order
+      else set.order = o
+    }
+    this.serial = step.serialTo
+    this.version = version
+    this.replies.clear()
+    this.remember(step)
+  }
+
+  /** Add a step to the IXFR journal, dropping the oldest beyond the limits. */
+  remember (step: JournalStep): void {
+    const last = this.journal[this.journal.length - 1]
+    if (last !== undefined && last.serialTo !== step.serialFrom) this.journal = []
+    this.journal.push(step)
+    let records = 0
+    for (const s of this.journal) records += s.removed.length + s.added.length
+    while (this.journal.length > JOURNAL_STEPS || (records > JOURNAL_RECORDS && this.journal.length > 0)) {
+      const first = this.journal.shift()!
+      records -= first.removed.length + first.added.length
+    }
+  }
+
+  /** Change the count of nodes below each name between `owner` and the apex by `delta`. */
+  private countBelow (owner: WireName, delta: 1 | -1): void {
+    let up = parentName(owner)
+    while (up.length > this.origin.length && !nameEquals(up, this.origin)) {
+      const k = wireKey(up)
+      const n = (this.below.get(k) ?? 0) + delta
+      if (n > 0) this.below.set(k, n)
+      else this.below.delete(k)
+      up = parentName(up)
     }
   }
 
@@ -85,7 +173,7 @@ export class ZoneData {
   /** Whether the name exists: it owns records or names below it do. */
   exists (name: WireName): boolean {
     const key = wireKey(name)
-    return this.nodes.has(key) || this.emptyNonTerminals.has(key)
+    return this.nodes.has(key) || this.below.has(key)
   }
 
   get apex (): ZoneNode | undefined {

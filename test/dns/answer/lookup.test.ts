@@ -3,14 +3,14 @@ import { describe, it } from 'node:test'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
-
-const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
-const TCP: Client = { ...UDP, transport: 'tcp' }
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName, wireKey } from '../../../src/zone/name.ts'
 import { formatRdata, parseTypeName, typeName } from '../../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
+
+const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
+const TCP: Client = { ...UDP, transport: 'tcp' }
 
 /** A shared zone fixture (CoreDNS `lookup_test.go` style). */
 const ZONE = `$ORIGIN example.org.

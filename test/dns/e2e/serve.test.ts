@@ -114,6 +114,13 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     const serial = /\tSOA\t\S+ \S+ (\d+) /.exec(out)![1]!
     const ixfr = await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', `IXFR=${serial}`)
     assert.equal(ixfr.match(/\tSOA\t/g)?.length, 1, 'an up-to-date IXFR client gets the SOA alone')
+    // After a change, IXFR from the old serial is the one step from the journal.
+    assert.equal((await fetch(`${base}/zones/example.org/rrsets/TXT/ixfr`, { method: 'POST', headers, body: JSON.stringify({ ttl: 60, rdata: ['step'] }) })).status, 201)
+    await eventually(async () => /\tTXT\t/.test(await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', `IXFR=${serial}`)))
+    const step = await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${secret}`, 'example.org.', `IXFR=${serial}`)
+    assert.equal(step.match(/\tSOA\t/g)?.length, 4, 'current SOA, old SOA, new SOA, current SOA')
+    assert.match(step, /ixfr\.example\.org\.\s+60\s+IN\s+TXT\s+"step"/)
+    assert.doesNotMatch(step, /\tNS\t/, 'only what changed')
   })
 
   it('stops answering a suspended zone (REFUSED) within a second, and NOTIFYs its secondaries when it is back with a new serial', async () => {
