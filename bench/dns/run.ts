@@ -111,7 +111,7 @@ async function big (): Promise<void> {
   const profile = process.env.BENCH_DNS_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(work, 'profile')}`] : []
   const zonalLoaded = async (s: Running): Promise<string> => {
     const l = await (s as Awaited<ReturnType<typeof startZonal>>).loaded
-    return `Zonal: zones loaded ${fmt(l.loadMs / 1000, 2)} s after the listeners opened; RSS ${fmt(l.rssMb)} MB before a full GC, ${fmt(l.rssAfterGcMb)} MB after it (JS heap ${fmt(l.heapUsedMb)} MB)`
+    return `Zonal: zones loaded ${fmt(l.loadMs / 1000, 2)} s after the listeners opened; RSS ${fmt(l.rssMb)} MB before a full GC, ${fmt(l.rssAfterGcMb)} MB after it (JS heap ${fmt(l.heapUsedMb)} MB used of ${fmt(l.heapTotalMb)} MB, array buffers ${fmt(l.arrayBuffersMb)} MB)`
   }
   // The same server with a five-record zone: its start-up and memory without the zone.
   const baseline = async (start: () => Promise<Running>, afterLoad: (s: Running) => Promise<string | undefined>): Promise<Pick<BigRun, 'emptyRssMb' | 'emptyStartupMs'>> => {
@@ -157,7 +157,7 @@ async function big (): Promise<void> {
       ['memory per record, bytes', r => fmt(perRecord(r)), perRecord]
     )
   }
-  rows.push(['peak RSS (start-up and transfer), MB', r => fmt(r.peakMb), r => r.peakMb])
+  rows.push([`peak RSS${PARTS.has('axfr') ? ' (start-up and transfer)' : ''}, MB`, r => fmt(r.peakMb), r => r.peakMb])
   out.push(`### ${fmt(zone.records)}-record zone: start-up, AXFR, memory`, '')
   out.push('| measure | Zonal | BIND named | ratio (Zonal / BIND) |', '|---|---|---|---|')
   for (const [label, show, value] of rows) {

@@ -6,7 +6,7 @@
 //   server.ts serve <dir>
 //     opens that store and starts Zonal's DNS server on 127.0.0.1 (port 0); prints
 //     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
-//     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…} once every zone is loaded (a full garbage
+//     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
@@ -65,7 +65,8 @@ async function serve (dir: string): Promise<void> {
   const loadMs = Math.round(performance.now() - t0)
   const rss = process.memoryUsage().rss
   globalThis.gc?.()
-  print({ loadMs, rssMb: mb(rss), rssAfterGcMb: mb(process.memoryUsage().rss), heapUsedMb: mb(process.memoryUsage().heapUsed) })
+  const m = process.memoryUsage()
+  print({ loadMs, rssMb: mb(rss), rssAfterGcMb: mb(m.rss), heapUsedMb: mb(m.heapUsed), heapTotalMb: mb(m.heapTotal), arrayBuffersMb: mb(m.arrayBuffers) })
 }
 
 const [mode, ...args] = process.argv.slice(2)

@@ -92,7 +92,7 @@ export function populateZonal (zoneFile: string, origin: string, dir: string): {
 
 export interface ZonalRunning extends Running {
   /** Resolves once every zone is loaded, after a full GC: Zonal's own timings and memory. */
-  loaded: Promise<{ loadMs: number, rssMb: number, rssAfterGcMb: number, heapUsedMb: number }>
+  loaded: Promise<{ loadMs: number, rssMb: number, rssAfterGcMb: number, heapUsedMb: number, heapTotalMb: number, arrayBuffersMb: number }>
 }
 
 /** Spawn Zonal's DNS server over the store in `dir`; resolves once it listens. */
