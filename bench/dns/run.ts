@@ -1,97 +1,184 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../api/servers.ts'
 import { generateZone } from '../zonefile/generate.ts'
+import type { AxfrResult } from './axfr-client.ts'
+import { CLIENT_CPU, PINNED, SERVER_CPU, pinned, populateZonal, rss, startNamed, startZonal, stop, waitForSoa, type Running } from './servers.ts'
 
 /**
- * DNS benchmark: the same generated zone served by Zonal and by BIND `named` on loopback,
- * queried by `dnsperf` with the same query file (80 % names that exist, 20 % that do not),
- * one after the other in one run; queries per second, latency and the ratio.
+ * DNS benchmark: Zonal against BIND `named` on loopback, one after the other in one run, each
+ * server pinned to CPU 0 and its clients to CPU 1.
+ *
+ * - qps: a BENCH_DNS_RECORDS zone (100,000) queried by dnsperf for BENCH_DNS_SECONDS (20 s),
+ *   80 % names that exist, 20 % that do not: queries per second, latency, ratio.
+ * - startup, axfr, memory: a BENCH_DNS_BIG_RECORDS zone (1,000,000). Start-up is from spawning
+ *   the server (Zonal over a store that already holds the zone, as after a restart; named with
+ *   the zone file) to its first correct SOA answer; the AXFR of the whole zone (time to the last
+ *   message, records counted and checked); memory per record (RSS after load less the RSS of
+ *   the same server with a five-record zone, over the record count).
+ *
+ * BENCH_DNS_PARTS (default `qps,startup,axfr,memory`) chooses the parts.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const work = join(root, 'bench', '.work', 'dns')
 mkdirSync(work, { recursive: true })
 const COUNT = Number(process.env.BENCH_DNS_RECORDS ?? 100_000)
+const BIG = Number(process.env.BENCH_DNS_BIG_RECORDS ?? 1_000_000)
 const SECONDS = Number(process.env.BENCH_DNS_SECONDS ?? 20)
+const PARTS = new Set((process.env.BENCH_DNS_PARTS ?? 'qps,startup,axfr,memory').split(',').map(s => s.trim()))
 const ORIGIN = 'bench.test.'
-const zone = join(work, `zone-${COUNT}.zone`)
-if (!existsSync(zone)) await generateZone(zone, COUNT, ORIGIN)
+const SERIAL = 2024010101 // the generated zone's SOA serial
+const HAVE_BIND = spawnSync('sh', ['-c', 'command -v named && command -v dig && command -v dnsperf'], { stdio: 'ignore' }).status === 0
+const fmt = (n: number, digits = 0): string => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-'
+const ratio = (a: number, b: number): string => Number.isFinite(a / b) ? (a / b).toFixed(2) : '-'
+const out: string[] = []
+let failed = false
 
-// Query file: owners of the zone (hits) and names that do not exist, 4 to 1.
-const queries = join(work, `queries-${COUNT}.txt`)
-if (!existsSync(queries)) {
-  const lines: string[] = []
-  const owners = readFileSync(zone, 'utf8').split('\n').filter(l => /^h\d+\.g\d+ /.test(l)).map(l => l.split(' ')[0]!)
-  for (let i = 0; i < 100_000; i++) {
-    lines.push(i % 5 === 4 ? `nx${i}.g${i % 1000}.${ORIGIN} A` : `${owners[(i * 7919) % owners.length]}.${ORIGIN} A`)
-  }
-  writeFileSync(queries, lines.join('\n') + '\n')
+async function zoneFile (count: number): Promise<{ path: string, records: number }> {
+  const path = join(work, `zone-${count}.zone`)
+  if (!existsSync(path)) await generateZone(path, count, ORIGIN)
+  const records = readFileSync(path, 'utf8').split('\n').filter(l => l !== '' && !l.startsWith('$')).length
+  return { path, records }
 }
 
-function dnsperf (port: number): { qps: number, avgMs: number, lost: string } {
-  const r = spawnSync('dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(SECONDS), '-c', '8', '-T', '1', '-q', '200'], { encoding: 'utf8' })
+function dnsperf (port: number, queries: string): { qps: number, avgMs: number, lost: string } {
+  const [cmd, args] = pinned(CLIENT_CPU, 'dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(SECONDS), '-c', '8', '-T', '1', '-q', '200'])
+  const r = spawnSync(cmd, args, { encoding: 'utf8' })
   const qps = Number(/Queries per second:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN)
   const avg = Number(/Average Latency \(s\):\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN) * 1000
   const lost = /Queries lost:\s+(.+)/.exec(r.stdout)?.[1] ?? '?'
   return { qps, avgMs: avg, lost }
 }
 
-async function waitForAnswer (port: number, ms = 120_000): Promise<number> {
-  const t0 = performance.now()
-  while (performance.now() - t0 < ms) {
-    const r = spawnSync('dig', ['@127.0.0.1', '-p', String(port), '+time=1', '+tries=1', `${ORIGIN}`, 'SOA'], { encoding: 'utf8' })
-    if (/status: NOERROR/.test(r.stdout) && /ANSWER: 1/.test(r.stdout)) return performance.now() - t0
-    await new Promise(resolve => setTimeout(resolve, 100))
+function axfr (port: number): AxfrResult {
+  const [cmd, args] = pinned(CLIENT_CPU, process.execPath, ['--import', 'tsx', join(root, 'bench/dns/axfr-client.ts'), String(port), ORIGIN])
+  const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  if (r.status !== 0) throw new Error(`AXFR from port ${port} failed`)
+  return JSON.parse(r.stdout) as AxfrResult
+}
+
+async function qps (): Promise<void> {
+  const zone = await zoneFile(COUNT)
+  // Query file: owners of the zone (hits) and names that do not exist, 4 to 1.
+  const queries = join(work, `queries-${COUNT}.txt`)
+  if (!existsSync(queries)) {
+    const owners = readFileSync(zone.path, 'utf8').split('\n').filter(l => /^h\d+\.g\d+ /.test(l)).map(l => l.split(' ')[0]!)
+    const lines: string[] = []
+    for (let i = 0; i < 100_000; i++) lines.push(i % 5 === 4 ? `nx${i}.g${i % 1000}.${ORIGIN} A` : `${owners[(i * 7919) % owners.length]}.${ORIGIN} A`)
+    writeFileSync(queries, lines.join('\n') + '\n')
   }
-  throw new Error('server did not answer')
+  populateZonal(zone.path, ORIGIN, join(work, 'zonal-qps'))
+  const zonal = await startZonal(join(work, 'zonal-qps'))
+  await zonal.loaded
+  const z = dnsperf(zonal.port, queries)
+  await stop(zonal)
+  let n: ReturnType<typeof dnsperf> | undefined
+  if (HAVE_BIND) {
+    const named = await startNamed(zone.path, ORIGIN, join(work, 'named-qps'))
+    await waitForSoa(named.port, ORIGIN, SERIAL, named.spawnedAt)
+    n = dnsperf(named.port, queries)
+    await stop(named)
+  }
+  out.push(`### Queries per second: ${fmt(zone.records)} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN`, '')
+  out.push('| server | q/s | avg latency ms | lost | ratio q/s (Zonal / BIND) |', '|---|---|---|---|---|')
+  out.push(`| Zonal | ${fmt(z.qps)} | ${fmt(z.avgMs, 2)} | ${z.lost} | ${n === undefined ? '-' : ratio(z.qps, n.qps)} |`)
+  if (n !== undefined) out.push(`| BIND named | ${fmt(n.qps)} | ${fmt(n.avgMs, 2)} | ${n.lost} | 1.00 |`)
+  out.push('')
 }
 
-async function startZonal (): Promise<{ child: ChildProcess, port: number, loadMs: number, rssMb: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/dns/server.ts'), zone, ORIGIN, join(work, 'zonal')], { stdio: ['ignore', 'pipe', 'inherit'] })
-  const line = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      if (out.includes('\n')) resolve(out.split('\n')[0]!)
-    })
-    child.on('exit', code => reject(new Error(`zonal dns exited ${code}`)))
-  })
-  const info = JSON.parse(line) as { port: number, loadMs: number, rssMb: number }
-  return { child, ...info }
+interface BigRun { startupMs: number, rssMb: number, peakMb: number, emptyRssMb: number, emptyStartupMs: number, transfer?: AxfrResult, note?: string }
+
+/** One server over the big zone: start-up, memory, transfer (what PARTS asks for). */
+async function measure (start: () => Promise<Running>, afterLoad: (s: Running) => Promise<string | undefined>, transfer = PARTS.has('axfr')): Promise<Omit<BigRun, 'emptyRssMb' | 'emptyStartupMs'>> {
+  const server = await start()
+  try {
+    const startupMs = await waitForSoa(server.port, ORIGIN, SERIAL, server.spawnedAt)
+    const note = await afterLoad(server)
+    const { rssMb } = rss(server.child.pid!)
+    const zone = transfer ? axfr(server.port) : undefined
+    return { startupMs, rssMb, peakMb: rss(server.child.pid!).peakMb, ...(zone === undefined ? {} : { transfer: zone }), ...(note === undefined ? {} : { note }) }
+  } finally {
+    await stop(server)
+  }
 }
 
-async function startNamed (): Promise<{ child: ChildProcess, port: number, startMs: number }> {
-  const port = await freePort()
-  const dir = join(work, 'named')
-  mkdirSync(dir, { recursive: true })
-  writeFileSync(join(dir, 'named.conf'), `options { directory "${dir}"; listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; notify no; dnssec-validation no; minimal-responses yes; pid-file none; };
-controls { };
-zone "${ORIGIN}" { type primary; file "${zone}"; };
-`)
-  const t0 = performance.now()
-  const child = spawn('named', ['-g', '-4', '-c', join(dir, 'named.conf')], { stdio: 'ignore' })
-  await waitForAnswer(port)
-  return { child, port, startMs: performance.now() - t0 }
+async function big (): Promise<void> {
+  const zone = await zoneFile(BIG)
+  const empty = await zoneFile(5)
+  const stored = populateZonal(zone.path, ORIGIN, join(work, 'zonal-big'))
+  if (stored.records !== zone.records) throw new Error(`Zonal stored ${stored.records} records of ${zone.records}`)
+  const profile = process.env.BENCH_DNS_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${join(work, 'profile')}`] : []
+  const zonalLoaded = async (s: Running): Promise<string> => {
+    const l = await (s as Awaited<ReturnType<typeof startZonal>>).loaded
+    return `Zonal: zones loaded ${fmt(l.loadMs / 1000, 2)} s after the listeners opened; RSS ${fmt(l.rssMb)} MB before a full GC, ${fmt(l.rssAfterGcMb)} MB after it (JS heap ${fmt(l.heapUsedMb)} MB used of ${fmt(l.heapTotalMb)} MB, array buffers ${fmt(l.arrayBuffersMb)} MB)`
+  }
+  // The same server with a five-record zone: its start-up and memory without the zone.
+  const baseline = async (start: () => Promise<Running>, afterLoad: (s: Running) => Promise<string | undefined>): Promise<Pick<BigRun, 'emptyRssMb' | 'emptyStartupMs'>> => {
+    if (!PARTS.has('memory') && !PARTS.has('startup')) return { emptyRssMb: NaN, emptyStartupMs: NaN }
+    const r = await measure(start, afterLoad, false)
+    return { emptyRssMb: r.rssMb, emptyStartupMs: r.startupMs }
+  }
+  populateZonal(empty.path, ORIGIN, join(work, 'zonal-empty'))
+  const zonalEmpty = await baseline(async () => await startZonal(join(work, 'zonal-empty')), zonalLoaded)
+  const zonal: BigRun = { ...await measure(async () => await startZonal(join(work, 'zonal-big'), profile), zonalLoaded), ...zonalEmpty }
+  let named: BigRun | undefined
+  if (HAVE_BIND) {
+    const none = async (): Promise<undefined> => undefined
+    const namedEmpty = await baseline(async () => await startNamed(empty.path, ORIGIN, join(work, 'named-empty')), none)
+    named = { ...await measure(async () => await startNamed(zone.path, ORIGIN, join(work, 'named-big')), none), ...namedEmpty }
+  }
+
+  const perRecord = (r: BigRun): number => (r.rssMb - r.emptyRssMb) * 1024 * 1024 / (zone.records - empty.records)
+  const rows: Array<[string, (r: BigRun) => string, (r: BigRun) => number]> = []
+  if (PARTS.has('startup')) {
+    rows.push(
+      ['start-up to first SOA answer, s', r => fmt(r.startupMs / 1000, 2), r => r.startupMs],
+      ['start-up with a five-record zone, s', r => fmt(r.emptyStartupMs / 1000, 2), r => r.emptyStartupMs]
+    )
+  }
+  if (PARTS.has('axfr')) {
+    const expected = zone.records + 1
+    for (const r of [zonal, named]) {
+      if (r?.transfer !== undefined && r.transfer.records !== expected) failed = true
+    }
+    rows.push(
+      ['AXFR: request to last message, s', r => fmt(r.transfer!.ms / 1000, 2), r => r.transfer!.ms],
+      ['AXFR: records per second', r => fmt(r.transfer!.records / r.transfer!.ms * 1000), r => r.transfer!.records / r.transfer!.ms],
+      [`AXFR: records received (zone + closing SOA = ${fmt(expected)})`, r => `${fmt(r.transfer!.records)} ${r.transfer!.records === expected ? 'ok' : 'WRONG'}`, () => NaN],
+      ['AXFR: messages, MB on the wire', r => `${fmt(r.transfer!.messages)}, ${fmt(r.transfer!.bytes / 1e6, 1)}`, r => r.transfer!.bytes],
+      ['AXFR: client CPU, s', r => fmt(r.transfer!.cpuMs / 1000, 2), () => NaN]
+    )
+  }
+  if (PARTS.has('memory')) {
+    rows.push(
+      ['RSS after load, MB', r => fmt(r.rssMb), r => r.rssMb],
+      ['RSS with a five-record zone, MB', r => fmt(r.emptyRssMb), r => r.emptyRssMb],
+      ['memory per record, bytes', r => fmt(perRecord(r)), perRecord]
+    )
+  }
+  rows.push([`peak RSS${PARTS.has('axfr') ? ' (start-up and transfer)' : ''}, MB`, r => fmt(r.peakMb), r => r.peakMb])
+  out.push(`### ${fmt(zone.records)}-record zone: start-up, AXFR, memory`, '')
+  out.push('| measure | Zonal | BIND named | ratio (Zonal / BIND) |', '|---|---|---|---|')
+  for (const [label, show, value] of rows) {
+    out.push(`| ${label} | ${show(zonal)} | ${named === undefined ? '-' : show(named)} | ${named === undefined ? '-' : ratio(value(zonal), value(named))} |`)
+  }
+  out.push('')
+  out.push(`Zonal's store (SQLite) was filled before timing: ${fmt(stored.records)} records in ${fmt(stored.ms / 1000, 1)} s.`)
+  if (zonal.note !== undefined) out.push(`${zonal.note}; Zonal's "RSS after load" is read after that GC.`)
+  if (PARTS.has('memory')) out.push('Memory per record: (RSS after load − RSS with a five-record zone) / the difference in records.')
+  if (PARTS.has('axfr')) out.push('AXFR client: a Node TCP client (bench/dns/axfr-client.ts) that skims the answers (checks ids, rcodes, the opening and closing SOA, counts records) without decoding them; its CPU time is well under the transfer time when it is not the bottleneck.')
+  out.push('')
 }
 
-const out: string[] = []
-const zonal = await startZonal()
-const z = dnsperf(zonal.port)
-zonal.child.kill('SIGTERM')
-let n: { qps: number, avgMs: number, lost: string } | undefined
-let namedStart = NaN
-if (spawnSync('sh', ['-c', 'command -v named && command -v dnsperf']).status === 0) {
-  const named = await startNamed()
-  namedStart = named.startMs
-  n = dnsperf(named.port)
-  named.child.kill('SIGTERM')
+try {
+  if (PARTS.has('qps')) await qps()
+  if (PARTS.has('startup') || PARTS.has('axfr') || PARTS.has('memory')) await big()
+} catch (err) {
+  failed = true
+  process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
 }
-out.push(`zone: ${COUNT} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN`)
-out.push('')
-out.push('| server | q/s | avg latency ms | lost | load to first answer s | ratio (Zonal / BIND) q/s |')
-out.push('|---|---|---|---|---|---|')
-out.push(`| Zonal | ${z.qps.toFixed(0)} | ${z.avgMs.toFixed(2)} | ${z.lost} | ${(zonal.loadMs / 1000).toFixed(2)} (RSS ${zonal.rssMb} MB) | ${n === undefined ? '-' : (z.qps / n.qps).toFixed(2)} |`)
-if (n !== undefined) out.push(`| BIND named | ${n.qps.toFixed(0)} | ${n.avgMs.toFixed(2)} | ${n.lost} | ${(namedStart / 1000).toFixed(2)} | 1.00 |`)
+out.push(PINNED ? `Servers on CPU ${SERVER_CPU}, clients (dnsperf, dig, AXFR client) on CPU ${CLIENT_CPU} (taskset).` : 'Not pinned to CPUs (taskset or a second CPU missing).')
+if (!HAVE_BIND) out.push('BIND skipped: named, dig or dnsperf missing.')
 process.stdout.write(out.join('\n') + '\n')
+if (failed) process.exitCode = 1
