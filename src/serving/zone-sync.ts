@@ -268,7 +268,7 @@ export class ZoneSync {
     const data = new ZoneData(origin, source.serial, zone.version)
     let after: { ownerKey: string, type: number } | undefined
     for (;;) {
-      const page = await this.store.rrsets.list(source.id, PAGE, after)
+      const page = await this.store.rrsets.listWire(source.id, PAGE, after)
       for (const rrset of page) {
         const owner = parseName(rrset.ownerName)
         const order = poolOrder(rrset.profile)

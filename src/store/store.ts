@@ -212,6 +212,9 @@ export interface StoredRrset {
   kind?: string | null
 }
 
+/** An rrset as DNS serves it: owner, type, TTL, wire rdata and pool profile. */
+export type WireRrset = Pick<StoredRrset, 'ownerKey' | 'ownerName' | 'type' | 'ttl' | 'rdata' | 'profile'>
+
 /** Orders of the rrset list (`sort=` of `GET /zones/{zoneName}/rrsets`); ties by owner, then type. */
 export type RrsetSort = 'OWNER' | 'TTL' | 'TYPE' | 'VALUE'
 
@@ -252,6 +255,11 @@ export interface RrsetStore {
   replace (zoneId: string, rrset: StoredRrset): Promise<void>
   /** Rrsets in canonical order (owner key, then type), a page at a time after a position. */
   list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]>
+  /**
+   * {@link list} without the presentation text: what loading a zone for DNS, exports and
+   * transfers read (a million records read in far less time and garbage).
+   */
+  listWire (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]>
   /** Number of records (not rrsets) of the zone. */
   countRecords (zoneId: string): Promise<number>
   /** One rrset by owner and type (one unique-index lookup). */

@@ -31,7 +31,7 @@ export function toStoredRrsets (records: readonly ZoneRecord[]): StoredRrset[] {
 export async function * readZoneRecords (store: Store, zoneId: string, pageSize = 1000): AsyncGenerator<ZoneRecord> {
   let after: { ownerKey: string, type: number } | undefined
   while (true) {
-    const page = await store.rrsets.list(zoneId, pageSize, after)
+    const page = await store.rrsets.listWire(zoneId, pageSize, after)
     for (const rrset of page) {
       const owner = parseName(rrset.ownerName)
       for (const rdata of rrset.rdata) yield { owner, type: rrset.type, ttl: rrset.ttl, rdata }

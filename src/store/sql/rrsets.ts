@@ -1,7 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import { poolKindOfProfile, VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
 import type { Database, RrsetTable } from '../schema.ts'
-import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset } from '../store.ts'
+import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset, WireRrset } from '../store.ts'
 
 /** Rdata of an rrset on disk: each record as a 16-bit length and its wire octets. */
 export function packRdata (rdata: readonly Uint8Array[]): Uint8Array {
@@ -130,15 +130,27 @@ export class SqlRrsetStore implements RrsetStore {
   }
 
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
-    let q = this.db.selectFrom('rrsets').selectAll().where('zone_id', '=', zoneId)
+    const rows = await this.page(this.db.selectFrom('rrsets').selectAll(), zoneId, limit, after)
+    return rows.map(fromRow)
+  }
+
+  async listWire (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]> {
+    const rows = await this.page(this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_wire', 'profile']), zoneId, limit, after)
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(new Uint8Array(r.rdata_wire)), profile: r.profile }))
+  }
+
+  /** One keyset page of a zone's rrsets in canonical order, after a position. */
+  private async page<O> (select: SelectQueryBuilder<Database, 'rrsets', O>, zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<O[]> {
+    let q = select.where('zone_id', '=', zoneId)
     if (after !== undefined) {
-      q = q.where(eb => eb.or([
+      // The `>=` term lets both engines start the index range at the position (without it
+      // SQLite reads the zone from its start on every page).
+      q = q.where('owner_key', '>=', after.ownerKey).where(eb => eb.or([
         eb('owner_key', '>', after.ownerKey),
         eb.and([eb('owner_key', '=', after.ownerKey), eb('rrtype', '>', after.type)])
       ]))
     }
-    const rows = await q.orderBy('owner_key').orderBy('rrtype').limit(limit).execute()
-    return rows.map(fromRow)
+    return await q.orderBy('owner_key').orderBy('rrtype').limit(limit).execute()
   }
 
   async countRecords (zoneId: string): Promise<number> {

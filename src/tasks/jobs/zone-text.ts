@@ -1,6 +1,6 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import { poolComment, type StoredProfile } from '../../zone/pools/index.ts'
-import type { StoredRrset, Store, ZoneWithAccount } from '../../store/store.ts'
+import type { Store, WireRrset, ZoneWithAccount } from '../../store/store.ts'
 import { compareBytes } from '../../zone/checks/sort.ts'
 import { nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
 import { renameRecord, renameUnder } from '../../zone/rename.ts'
@@ -20,7 +20,7 @@ export function poolCommentOf (profile: string, ownerName: string): string {
 }
 
 /** The records of one stored rrset, rdata in canonical (octet) order. */
-function recordsOf (rrset: StoredRrset, owner: WireName): ZoneRecord[] {
+function recordsOf (rrset: WireRrset, owner: WireName): ZoneRecord[] {
   return [...rrset.rdata].sort(compareBytes).map(rdata => ({ owner, type: rrset.type, ttl: rrset.ttl, rdata }))
 }
 
@@ -50,7 +50,7 @@ export async function storedZoneText (store: Store, zone: ZoneWithAccount, creat
   let after: { ownerKey: string, type: number } | undefined
   for (;;) {
     signal?.throwIfAborted()
-    const page = await store.rrsets.list(source.id, EXPORT_PAGE_SIZE, after)
+    const page = await store.rrsets.listWire(source.id, EXPORT_PAGE_SIZE, after)
     const records: ZoneRecord[] = []
     for (const rrset of page) {
       const stored = parseName(rrset.ownerName)
