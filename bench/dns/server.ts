@@ -26,7 +26,7 @@ await store.transaction(async (tx) => {
 })
 const logger = { info: () => {}, error: (o: object, m: string) => { process.stderr.write(`${m} ${JSON.stringify(o)}\n`) }, warn: () => {} }
 const t0 = performance.now()
-const dns = await startDns(store, { host: '127.0.0.1', port: 0, logger, secrets: new SecretBox(undefined) })
+const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, logger, secrets: new SecretBox(undefined) })
 await dns.loaded
 process.stdout.write(JSON.stringify({ port: dns.port, loadMs: Math.round(performance.now() - t0), rssMb: Math.round(process.memoryUsage().rss / 1e6) }) + '\n')
 process.on('SIGTERM', () => {

@@ -1,3 +1,5 @@
+import { isIP } from 'node:net'
+
 /**
  * The service's configuration: `ZONAL_*` environment variables, each documented in the README
  * (a test keeps the two in step). Invalid values stop the start with a message naming the variable.
@@ -6,8 +8,11 @@ export interface Config {
   databaseUrl: string
   httpHost: string
   httpPort: number
-  dnsHost: string
+  /** Addresses the DNS server listens on (IPv4 and IPv6 literals, no duplicates). */
+  dnsHosts: string[]
   dnsPort: number
+  dnsTcpIdleSeconds: number
+  dnsTcpMaxConnections: number
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -40,8 +45,10 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DATABASE_URL: { default: 'sqlite:./data/zonal.db', description: 'Database: `sqlite:<path>` (file and folder created when missing) or `postgres://user@host:port/db[?schema=name]`.' },
   ZONAL_HTTP_HOST: { default: '127.0.0.1', description: 'Address the HTTP API listens on.' },
   ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
-  ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Address the DNS server listens on (UDP and TCP).' },
-  ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a free port (logged).' },
+  ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Comma-separated IPv4 and IPv6 addresses the DNS server listens on, each over UDP and TCP on the same port (`127.0.0.1,::1`; `0.0.0.0,::` for every address; an IPv6 address serves IPv6 only).' },
+  ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a port free on every address (logged).' },
+  ZONAL_DNS_TCP_IDLE_SECONDS: { default: '10', description: 'Seconds a DNS-over-TCP connection may stay idle before the server closes it (RFC 7766 §6.2.3).' },
+  ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together; a connection over the limit is closed at once.' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
@@ -82,6 +89,18 @@ function list (env: Env, name: string, fallback: string[]): string[] {
   return raw.split(',').map(s => s.trim()).filter(s => s !== '')
 }
 
+/** The DNS listen addresses: IP literals (a host name could mean either family), each once. */
+function dnsHosts (env: Env): string[] {
+  const raw = env.ZONAL_DNS_HOST
+  if (raw === undefined || raw.trim() === '') return ['127.0.0.1']
+  const hosts = raw.split(',').map(s => s.trim())
+  for (const host of hosts) {
+    if (isIP(host) === 0) throw new ConfigError(`ZONAL_DNS_HOST must be comma-separated IPv4 or IPv6 addresses (such as 127.0.0.1,::1), got "${host}"`)
+    if (hosts.indexOf(host) !== hosts.lastIndexOf(host)) throw new ConfigError(`ZONAL_DNS_HOST lists ${host} twice`)
+  }
+  return hosts
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
@@ -93,8 +112,10 @@ export function loadConfig (env: Env = process.env): Config {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
     httpHost: text(env, 'ZONAL_HTTP_HOST', '127.0.0.1'),
     httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
-    dnsHost: text(env, 'ZONAL_DNS_HOST', '127.0.0.1'),
+    dnsHosts: dnsHosts(env),
     dnsPort: int(env, 'ZONAL_DNS_PORT', 1053, 0, 65535),
+    dnsTcpIdleSeconds: int(env, 'ZONAL_DNS_TCP_IDLE_SECONDS', 10, 1, 3600),
+    dnsTcpMaxConnections: int(env, 'ZONAL_DNS_TCP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,

@@ -47,13 +47,27 @@ describe('loadConfig', () => {
   it('splits ZONAL_NAMESERVERS on commas', () => {
     assert.deepEqual(loadConfig({ ZONAL_NAMESERVERS: 'a.,b.' }).nameservers, ['a.', 'b.'])
   })
-})
 
-describe('CONFIG_VARIABLES', () => {
-  it('are each documented in the README', () => {
-    for (const name of Object.keys(CONFIG_VARIABLES)) {
-      assert.ok(readme.includes(`\`${name}\``), `README.md does not mention \`${name}\``)
+  it('reads ZONAL_DNS_HOST as a list of IPv4 and IPv6 addresses', () => {
+    assert.deepEqual(loadConfig({}).dnsHosts, ['127.0.0.1'])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_HOST: ' 127.0.0.1 , ::1 ' }).dnsHosts, ['127.0.0.1', '::1'])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_HOST: '0.0.0.0,::' }).dnsHosts, ['0.0.0.0', '::'])
+  })
+
+  it('rejects DNS hosts that are not addresses, empty entries and repeats, naming the variable', () => {
+    for (const value of ['localhost', '127.0.0.1,,::1', '127.0.0.1,', '127.0.0.1:53', '[::1]', '127.0.0.1,127.0.0.1']) {
+      throwsNaming({ ZONAL_DNS_HOST: value }, 'ZONAL_DNS_HOST')
     }
+  })
+
+  it('reads the DNS TCP limits, with RFC 7766 minded defaults', () => {
+    const defaults = loadConfig({})
+    assert.equal(defaults.dnsTcpIdleSeconds, 10)
+    assert.equal(defaults.dnsTcpMaxConnections, 1000)
+    const set = loadConfig({ ZONAL_DNS_TCP_IDLE_SECONDS: '3', ZONAL_DNS_TCP_MAX_CONNECTIONS: '50' })
+    assert.deepEqual([set.dnsTcpIdleSeconds, set.dnsTcpMaxConnections], [3, 50])
+    throwsNaming({ ZONAL_DNS_TCP_IDLE_SECONDS: '0' }, 'ZONAL_DNS_TCP_IDLE_SECONDS')
+    throwsNaming({ ZONAL_DNS_TCP_MAX_CONNECTIONS: '0' }, 'ZONAL_DNS_TCP_MAX_CONNECTIONS')
   })
 
   it('have a README table row with their default and meaning', () => {
