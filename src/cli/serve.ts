@@ -81,6 +81,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       hosts: config.dnsHosts,
       port: config.dnsPort,
       tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
+      rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey)
     })
@@ -90,7 +91,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await store.close()
     throw err
   }
-  logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port }, 'DNS listening (UDP and TCP)')
+  logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {

@@ -1,6 +1,7 @@
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { QueryEvent } from '../dns/server/handle-query.ts'
 import { listenAll, type BoundAddress } from '../dns/server/listeners.ts'
+import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import type { TcpLimits } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { SecretBox } from '../auth/secrets.ts'
@@ -31,6 +32,8 @@ export interface DnsServiceOptions {
   port: number
   /** TCP idle timeout and connection limit (RFC 7766 §6.2.3 defaults when absent). */
   tcp?: TcpLimits
+  /** UDP response rate limiting; off when absent or at 0 responses per second. */
+  rateLimit?: RateLimitOptions
   logger: SyncLogger & { warn (obj: object, msg: string): void }
   onQuery?: (event: QueryEvent) => void
   secrets: SecretBox
@@ -75,7 +78,8 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   const index = new ZoneIndex()
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
   const handler = { index, onQuery: opts.onQuery }
-  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, transfer: transferHandler(index, onError) })
+  const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
+  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError) })
   const notifyZone = (zone: ZoneData): void => {
     const soa = zone.apex?.rrsets.get(TYPE.SOA)
     if (soa === undefined) return

@@ -70,6 +70,27 @@ describe('loadConfig', () => {
     throwsNaming({ ZONAL_DNS_TCP_MAX_CONNECTIONS: '0' }, 'ZONAL_DNS_TCP_MAX_CONNECTIONS')
   })
 
+  it('reads response rate limiting: on by default with loopback exempt, 0 turns it off, none exempts nobody', () => {
+    const defaults = loadConfig({})
+    assert.deepEqual([defaults.dnsRrl, defaults.dnsRrlSlip, defaults.dnsRrlExempt], [20, 2, ['127.0.0.0/8', '::1/128']])
+    assert.equal(loadConfig({ ZONAL_DNS_RRL: '0' }).dnsRrl, 0)
+    assert.deepEqual(loadConfig({ ZONAL_DNS_RRL_EXEMPT: 'none' }).dnsRrlExempt, [])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_RRL_EXEMPT: '192.0.2.0/24, 2001:db8::/32,198.51.100.7' }).dnsRrlExempt, ['192.0.2.0/24', '2001:db8::/32', '198.51.100.7'])
+    throwsNaming({ ZONAL_DNS_RRL: '-1' }, 'ZONAL_DNS_RRL')
+    throwsNaming({ ZONAL_DNS_RRL_SLIP: '11' }, 'ZONAL_DNS_RRL_SLIP')
+    for (const value of ['192.0.2.0/33', 'example.org', '192.0.2.0/24,,::1', '::1/']) {
+      throwsNaming({ ZONAL_DNS_RRL_EXEMPT: value }, 'ZONAL_DNS_RRL_EXEMPT')
+    }
+  })
+})
+
+describe('CONFIG_VARIABLES', () => {
+  it('are each documented in the README', () => {
+    for (const name of Object.keys(CONFIG_VARIABLES)) {
+      assert.ok(readme.includes(`\`${name}\``), `README.md does not mention \`${name}\``)
+    }
+  })
+
   it('have a README table row with their default and meaning', () => {
     for (const [name, { default: fallback, description }] of Object.entries(CONFIG_VARIABLES)) {
       const shownDefault = /^\(.*\)$/.test(fallback) ? fallback : `\`${fallback}\``

@@ -1,6 +1,7 @@
 import type { Socket as UdpSocket } from 'node:dgram'
 import { isIPv6, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { QueryHandlerOptions } from './handle-query.ts'
+import type { ResponseRateLimiter } from './rate-limiter.ts'
 import { DEFAULT_TCP_LIMITS, listenTcp, type TcpConnections, type TcpLimits } from './tcp-listener.ts'
 import { listenUdp } from './udp-listener.ts'
 
@@ -10,6 +11,8 @@ export interface ListenOptions {
   /** The one port for every address and both protocols; 0 picks one free everywhere. */
   port: number
   tcp?: TcpLimits
+  /** Limits UDP responses when given (TCP is never limited). */
+  rateLimiter?: ResponseRateLimiter
   /** Answers AXFR/IXFR over TCP (see {@link listenTcp}). */
   transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>
 }
@@ -58,7 +61,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
           socket.once('close', () => sockets.delete(socket))
         })
         port = (server.address() as AddressInfo).port
-        udp.push(await listenUdp(host, port, handler, onError))
+        udp.push(await listenUdp(host, port, handler, onError, opts.rateLimiter))
       }
     } catch (err) {
       await closeAll(udp, tcp, sockets)

@@ -1,6 +1,7 @@
 /**
  * The service as `npm start` runs it, configured through `ZONAL_DNS_*`: a stored zone served on
- * IPv4 and IPv6 loopback (one port, UDP and TCP), with the configured TCP idle timeout.
+ * IPv4 and IPv6 loopback (one port, UDP and TCP); response rate limiting from configuration
+ * (loopback exempt by default, limited once the exemptions are `none`).
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -27,6 +28,18 @@ async function whenServed (service: RunningService): Promise<void> {
     await new Promise(resolve => setTimeout(resolve, 50))
   }
   assert.ok(service.dns.index.find(parseName('example.org.')), 'the zone is served')
+}
+
+async function burst (port: number, n: number): Promise<Array<ReturnType<typeof decodeMessage>>> {
+  const client = await UdpClient.open()
+  try {
+    for (let i = 0; i < n; i++) client.send(query(1000 + i, 'example.org.', 'SOA'), port)
+    client.send(query(9999, 'mail.example.org.', 'A'), port)
+    await client.replyTo(9999)
+    return client.replies.map(r => decodeMessage(r)).filter(m => m.id !== 9999)
+  } finally {
+    client.close()
+  }
 }
 
 describe('sqlite: DNS on IPv4 and IPv6 from ZONAL_DNS_HOST', { skip: noIpv6 }, () => {
@@ -67,5 +80,32 @@ describe('sqlite: DNS on IPv4 and IPv6 from ZONAL_DNS_HOST', { skip: noIpv6 }, (
     } finally {
       tcp.close()
     }
+  })
+
+  it('leaves loopback clients unlimited by default', async () => {
+    const replies = await burst(service.dns.port, 60)
+    assert.equal(replies.length, 60)
+    assert.ok(replies.every(m => !m.tc))
+  })
+})
+
+describe('sqlite: DNS response rate limiting from configuration', () => {
+  let db: TestDatabase
+  let service: RunningService
+  before(async () => {
+    db = await freshDatabase('sqlite')
+    service = await serve(db, { ZONAL_DNS_RRL: '2', ZONAL_DNS_RRL_EXEMPT: 'none' })
+    await whenServed(service)
+  })
+  after(async () => {
+    await service?.close()
+    await db?.drop()
+  })
+
+  it('limits a burst from 127.0.0.1 once loopback is not exempt', async () => {
+    const replies = await burst(service.dns.port, 40)
+    assert.ok(replies.length < 40, `some dropped, got ${replies.length}`)
+    assert.ok(replies.some(m => m.tc), 'some truncated (slip 2 by default)')
+    assert.ok(replies.some(m => !m.tc && m.answers.length === 1), 'some answered')
   })
 })

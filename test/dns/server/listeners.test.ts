@@ -1,11 +1,13 @@
 /**
  * Listeners on several addresses over real sockets: IPv4 and IPv6 loopback on one port for UDP
- * and TCP, port 0, a taken port.
+ * and TCP, port 0, a taken port; and response rate limiting over UDP (a burst is partly
+ * answered, partly dropped, partly truncated; off, exempt and TCP clients are never limited).
  */
 import assert from 'node:assert/strict'
 import { createSocket } from 'node:dgram'
 import { after, before, describe, it } from 'node:test'
 import { listenAll, type Listeners, type ListenOptions } from '../../../src/dns/server/listeners.ts'
+import { ResponseRateLimiter } from '../../../src/dns/server/rate-limiter.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { exampleIndex, frame, ipv6Unavailable, query, TcpClient, UdpClient } from '../../helpers/dns-clients.ts'
 
@@ -78,5 +80,86 @@ describe('listening on a port already taken', () => {
 
   it('refuses an empty address list', async () => {
     await assert.rejects(start({ hosts: [] }), /no address/)
+  })
+})
+
+/** Send `n` identical queries, then a marker query with another identity; the replies up to the marker's. */
+async function burst (client: UdpClient, port: number, n: number): Promise<Array<ReturnType<typeof decodeMessage>>> {
+  for (let i = 0; i < n; i++) client.send(query(1000 + i, 'example.org.', 'SOA'), port)
+  // The marker has its own bucket; on loopback the replies come back in the order sent.
+  client.send(query(9999, 'mail.example.org.', 'A'), port)
+  await client.replyTo(9999)
+  return client.replies.map(r => decodeMessage(r)).filter(m => m.id !== 9999)
+}
+
+describe('response rate limiting over UDP', () => {
+  const limited = (): ResponseRateLimiter => new ResponseRateLimiter({ responsesPerSecond: 2, slip: 2, exempt: [] })
+
+  it('answers part of a burst of identical queries, drops part and truncates part (slip)', async () => {
+    const listeners = await start({ rateLimiter: limited() })
+    const client = await UdpClient.open()
+    try {
+      const replies = await burst(client, listeners.port, 40)
+      const full = replies.filter(m => !m.tc)
+      const truncated = replies.filter(m => m.tc)
+      assert.ok(full.length >= 2 && full.length < 10, `a second's worth answered, got ${full.length}`)
+      for (const m of full) assert.equal(m.answers.length, 1)
+      assert.ok(truncated.length >= 10, `about half the rest truncated, got ${truncated.length}`)
+      for (const m of truncated) {
+        assert.equal(m.questions.length, 1)
+        assert.deepEqual([m.answers.length, m.authority.length, m.additional.length], [0, 0, 0])
+      }
+      assert.ok(replies.length < 40, `some dropped, got ${replies.length} replies to 40 queries`)
+    } finally {
+      client.close()
+      await listeners.close()
+    }
+  })
+
+  it('answers every query when rate limiting is off', async () => {
+    const listeners = await start({})
+    const client = await UdpClient.open()
+    try {
+      const replies = await burst(client, listeners.port, 40)
+      assert.equal(replies.length, 40)
+      assert.ok(replies.every(m => !m.tc && m.answers.length === 1))
+    } finally {
+      client.close()
+      await listeners.close()
+    }
+  })
+
+  it('never limits an exempt client', async () => {
+    const listeners = await start({ rateLimiter: new ResponseRateLimiter({ responsesPerSecond: 2, slip: 2, exempt: ['127.0.0.0/8'] }) })
+    const client = await UdpClient.open()
+    try {
+      const replies = await burst(client, listeners.port, 40)
+      assert.equal(replies.length, 40)
+      assert.ok(replies.every(m => !m.tc))
+    } finally {
+      client.close()
+      await listeners.close()
+    }
+  })
+
+  it('never limits TCP, while UDP from the same address is limited', async () => {
+    const listeners = await start({ rateLimiter: limited() })
+    const tcp = await TcpClient.open('127.0.0.1', listeners.port)
+    const udp = await UdpClient.open()
+    try {
+      tcp.write(Buffer.concat(Array.from({ length: 40 }, (_, i) => frame(query(2000 + i, 'example.org.', 'SOA')))))
+      for (let i = 0; i < 40; i++) {
+        const reply = decodeMessage((await tcp.next())!)
+        assert.equal(reply.id, 2000 + i)
+        assert.equal(reply.tc, false)
+        assert.equal(reply.answers.length, 1)
+      }
+      const replies = await burst(udp, listeners.port, 40)
+      assert.ok(replies.length < 40 || replies.some(m => m.tc), 'the UDP burst is limited')
+    } finally {
+      tcp.close()
+      udp.close()
+      await listeners.close()
+    }
   })
 })
