@@ -56,7 +56,7 @@ async function serve (dir: string): Promise<void> {
   const store = await openStore(`sqlite:${join(dir, 'zonal.db')}`)
   const logger = { info: () => {}, error: (o: object, m: string) => { process.stderr.write(`${m} ${JSON.stringify(o)}\n`) }, warn: () => {} }
   const t0 = performance.now()
-  const dns = await startDns(store, { host: '127.0.0.1', port: 0, logger, secrets: new SecretBox(undefined) })
+  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, logger, secrets: new SecretBox(undefined) })
   print({ port: dns.port })
   process.on('SIGTERM', () => {
     dns.close().then(async () => await store.close()).finally(() => process.exit(0)).catch(() => {})

@@ -77,14 +77,21 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
 
   let dns: DnsService
   try {
-    dns = await startDns(store, { host: config.dnsHost, port: config.dnsPort, logger: logger.child({ part: 'dns' }), secrets: new SecretBox(config.secretKey) })
+    dns = await startDns(store, {
+      hosts: config.dnsHosts,
+      port: config.dnsPort,
+      tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
+      rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
+      logger: logger.child({ part: 'dns' }),
+      secrets: new SecretBox(config.secretKey)
+    })
   } catch (err) {
     await app.close()
     await tasks.stop()
     await store.close()
     throw err
   }
-  logger.info({ host: config.dnsHost, port: dns.port }, 'DNS listening (UDP and TCP)')
+  logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {

@@ -1,3 +1,6 @@
+import { isIP } from 'node:net'
+import { parseCidr } from '../dns/server/client-address.ts'
+
 /**
  * The service's configuration: `ZONAL_*` environment variables, each documented in the README
  * (a test keeps the two in step). Invalid values stop the start with a message naming the variable.
@@ -6,8 +9,16 @@ export interface Config {
   databaseUrl: string
   httpHost: string
   httpPort: number
-  dnsHost: string
+  /** Addresses the DNS server listens on (IPv4 and IPv6 literals, no duplicates). */
+  dnsHosts: string[]
   dnsPort: number
+  dnsTcpIdleSeconds: number
+  dnsTcpMaxConnections: number
+  /** UDP responses per second per client network and response; 0 turns rate limiting off. */
+  dnsRrl: number
+  dnsRrlSlip: number
+  /** Client addresses and ranges never rate-limited. */
+  dnsRrlExempt: string[]
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -40,8 +51,13 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DATABASE_URL: { default: 'sqlite:./data/zonal.db', description: 'Database: `sqlite:<path>` (file and folder created when missing) or `postgres://user@host:port/db[?schema=name]`.' },
   ZONAL_HTTP_HOST: { default: '127.0.0.1', description: 'Address the HTTP API listens on.' },
   ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
-  ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Address the DNS server listens on (UDP and TCP).' },
-  ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a free port (logged).' },
+  ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Comma-separated IPv4 and IPv6 addresses the DNS server listens on, each over UDP and TCP on the same port (`127.0.0.1,::1`; `0.0.0.0,::` for every address; an IPv6 address serves IPv6 only).' },
+  ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a port free on every address (logged).' },
+  ZONAL_DNS_TCP_IDLE_SECONDS: { default: '10', description: 'Seconds a DNS-over-TCP connection may stay idle before the server closes it (RFC 7766 §6.2.3).' },
+  ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together; a connection over the limit is closed at once.' },
+  ZONAL_DNS_RRL: { default: '20', description: 'Response rate limiting over UDP: identical responses per second to one client network (IPv4 /24, IPv6 /56); over it, responses are dropped or sent truncated. `0` turns it off. TCP is never limited.' },
+  ZONAL_DNS_RRL_SLIP: { default: '2', description: 'Of the UDP responses over the rate limit, every Nth is sent truncated (TC=1, so real clients retry over TCP) and the others dropped; `0` drops them all, `1` truncates them all.' },
+  ZONAL_DNS_RRL_EXEMPT: { default: '127.0.0.0/8,::1/128', description: 'Comma-separated client addresses or CIDR ranges never rate-limited (local tools, benchmarks); `none` exempts nobody.' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
@@ -82,6 +98,29 @@ function list (env: Env, name: string, fallback: string[]): string[] {
   return raw.split(',').map(s => s.trim()).filter(s => s !== '')
 }
 
+/** The DNS listen addresses: IP literals (a host name could mean either family), each once. */
+function dnsHosts (env: Env): string[] {
+  const raw = env.ZONAL_DNS_HOST
+  if (raw === undefined || raw.trim() === '') return ['127.0.0.1']
+  const hosts = raw.split(',').map(s => s.trim())
+  for (const host of hosts) {
+    if (isIP(host) === 0) throw new ConfigError(`ZONAL_DNS_HOST must be comma-separated IPv4 or IPv6 addresses (such as 127.0.0.1,::1), got "${host}"`)
+    if (hosts.indexOf(host) !== hosts.lastIndexOf(host)) throw new ConfigError(`ZONAL_DNS_HOST lists ${host} twice`)
+  }
+  return hosts
+}
+
+/** The rate-limit exemptions: addresses or CIDR ranges, or `none`. */
+function rrlExempt (env: Env): string[] {
+  const raw = text(env, 'ZONAL_DNS_RRL_EXEMPT', '127.0.0.0/8,::1/128')
+  if (raw.toLowerCase() === 'none') return []
+  const ranges = raw.split(',').map(s => s.trim())
+  for (const range of ranges) {
+    if (parseCidr(range) === undefined) throw new ConfigError(`ZONAL_DNS_RRL_EXEMPT must be comma-separated addresses or CIDR ranges (such as 192.0.2.0/24,2001:db8::/32) or none, got "${range}"`)
+  }
+  return ranges
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
@@ -93,8 +132,13 @@ export function loadConfig (env: Env = process.env): Config {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
     httpHost: text(env, 'ZONAL_HTTP_HOST', '127.0.0.1'),
     httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
-    dnsHost: text(env, 'ZONAL_DNS_HOST', '127.0.0.1'),
+    dnsHosts: dnsHosts(env),
     dnsPort: int(env, 'ZONAL_DNS_PORT', 1053, 0, 65535),
+    dnsTcpIdleSeconds: int(env, 'ZONAL_DNS_TCP_IDLE_SECONDS', 10, 1, 3600),
+    dnsTcpMaxConnections: int(env, 'ZONAL_DNS_TCP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    dnsRrl: int(env, 'ZONAL_DNS_RRL', 20, 0, 1_000_000),
+    dnsRrlSlip: int(env, 'ZONAL_DNS_RRL_SLIP', 2, 0, 10),
+    dnsRrlExempt: rrlExempt(env),
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,

@@ -1,8 +1,8 @@
-import type { Socket } from 'node:dgram'
-import type { AddressInfo, Server } from 'node:net'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { QueryEvent } from '../dns/server/handle-query.ts'
-import { DEFAULT_TCP_LIMITS, listenTcp } from '../dns/server/tcp-listener.ts'
+import { listenAll, type BoundAddress } from '../dns/server/listeners.ts'
+import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
+import type { TcpLimits } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { SecretBox } from '../auth/secrets.ts'
 import { answerTransfer } from '../dns/answer/axfr.ts'
@@ -12,22 +12,28 @@ import { ipBytes } from '../zones/sections.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
 import { nameToString } from '../zone/name.ts'
-import { listenUdp } from '../dns/server/udp-listener.ts'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
 
 export interface DnsService {
   index: ZoneIndex
-  /** The port bound (the same for UDP and TCP). */
+  /** The port bound (the same for every address, UDP and TCP). */
   port: number
+  /** The addresses served, each over UDP and TCP. */
+  addresses: BoundAddress[]
   /** Resolves when every zone has been loaded once. */
   loaded: Promise<void>
   close (): Promise<void>
 }
 
 export interface DnsServiceOptions {
-  host: string
+  /** IPv4 or IPv6 addresses, each served over UDP and TCP on `port`. */
+  hosts: readonly string[]
   port: number
+  /** TCP idle timeout and connection limit (RFC 7766 §6.2.3 defaults when absent). */
+  tcp?: TcpLimits
+  /** UDP response rate limiting; off when absent or at 0 responses per second. */
+  rateLimit?: RateLimitOptions
   logger: SyncLogger & { warn (obj: object, msg: string): void }
   onQuery?: (event: QueryEvent) => void
   secrets: SecretBox
@@ -63,29 +69,17 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
 }
 
 /**
- * The authoritative DNS server: UDP and TCP listeners on one port (port 0 picks a free port
- * that is free for both), answering from the in-memory index that `ZoneSync` keeps in step
- * with the store. Zones load in the background; until a zone is loaded it is REFUSED.
+ * The authoritative DNS server: UDP and TCP listeners on every address, all on one port (port 0
+ * picks a port free on all of them for both), answering from the in-memory index that
+ * `ZoneSync` keeps in step with the store. Zones load in the background; until a zone is loaded
+ * it is REFUSED.
  */
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
   const handler = { index, onQuery: opts.onQuery }
-  let udp: Socket | undefined
-  let tcp: Server | undefined
-  for (let attempt = 0; attempt < 20 && tcp === undefined; attempt++) {
-    tcp = await listenTcp(opts.host, opts.port, handler, onError, DEFAULT_TCP_LIMITS, transferHandler(index, onError))
-    const port = (tcp.address() as AddressInfo).port
-    try {
-      udp = await listenUdp(opts.host, port, handler, onError)
-    } catch (err) {
-      // With port 0 the TCP port may be taken for UDP: try another one.
-      await new Promise<void>(resolve => tcp!.close(() => resolve()))
-      tcp = undefined
-      if (opts.port !== 0) throw err
-    }
-  }
-  if (tcp === undefined || udp === undefined) throw new Error('could not bind the DNS port for both UDP and TCP')
+  const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
+  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError) })
   const notifyZone = (zone: ZoneData): void => {
     const soa = zone.apex?.rrsets.get(TYPE.SOA)
     if (soa === undefined) return
@@ -99,16 +93,14 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone })
   const loaded = sync.start()
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
-  const server = tcp
-  const socket = udp
   return {
     index,
-    port: (server.address() as AddressInfo).port,
+    port: listeners.port,
+    addresses: listeners.addresses,
     loaded,
     async close () {
       await sync.stop()
-      socket.close()
-      await new Promise<void>(resolve => server.close(() => resolve()))
+      await listeners.close()
     }
   }
 }

@@ -47,6 +47,41 @@ describe('loadConfig', () => {
   it('splits ZONAL_NAMESERVERS on commas', () => {
     assert.deepEqual(loadConfig({ ZONAL_NAMESERVERS: 'a.,b.' }).nameservers, ['a.', 'b.'])
   })
+
+  it('reads ZONAL_DNS_HOST as a list of IPv4 and IPv6 addresses', () => {
+    assert.deepEqual(loadConfig({}).dnsHosts, ['127.0.0.1'])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_HOST: ' 127.0.0.1 , ::1 ' }).dnsHosts, ['127.0.0.1', '::1'])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_HOST: '0.0.0.0,::' }).dnsHosts, ['0.0.0.0', '::'])
+  })
+
+  it('rejects DNS hosts that are not addresses, empty entries and repeats, naming the variable', () => {
+    for (const value of ['localhost', '127.0.0.1,,::1', '127.0.0.1,', '127.0.0.1:53', '[::1]', '127.0.0.1,127.0.0.1']) {
+      throwsNaming({ ZONAL_DNS_HOST: value }, 'ZONAL_DNS_HOST')
+    }
+  })
+
+  it('reads the DNS TCP limits, with RFC 7766 minded defaults', () => {
+    const defaults = loadConfig({})
+    assert.equal(defaults.dnsTcpIdleSeconds, 10)
+    assert.equal(defaults.dnsTcpMaxConnections, 1000)
+    const set = loadConfig({ ZONAL_DNS_TCP_IDLE_SECONDS: '3', ZONAL_DNS_TCP_MAX_CONNECTIONS: '50' })
+    assert.deepEqual([set.dnsTcpIdleSeconds, set.dnsTcpMaxConnections], [3, 50])
+    throwsNaming({ ZONAL_DNS_TCP_IDLE_SECONDS: '0' }, 'ZONAL_DNS_TCP_IDLE_SECONDS')
+    throwsNaming({ ZONAL_DNS_TCP_MAX_CONNECTIONS: '0' }, 'ZONAL_DNS_TCP_MAX_CONNECTIONS')
+  })
+
+  it('reads response rate limiting: on by default with loopback exempt, 0 turns it off, none exempts nobody', () => {
+    const defaults = loadConfig({})
+    assert.deepEqual([defaults.dnsRrl, defaults.dnsRrlSlip, defaults.dnsRrlExempt], [20, 2, ['127.0.0.0/8', '::1/128']])
+    assert.equal(loadConfig({ ZONAL_DNS_RRL: '0' }).dnsRrl, 0)
+    assert.deepEqual(loadConfig({ ZONAL_DNS_RRL_EXEMPT: 'none' }).dnsRrlExempt, [])
+    assert.deepEqual(loadConfig({ ZONAL_DNS_RRL_EXEMPT: '192.0.2.0/24, 2001:db8::/32,198.51.100.7' }).dnsRrlExempt, ['192.0.2.0/24', '2001:db8::/32', '198.51.100.7'])
+    throwsNaming({ ZONAL_DNS_RRL: '-1' }, 'ZONAL_DNS_RRL')
+    throwsNaming({ ZONAL_DNS_RRL_SLIP: '11' }, 'ZONAL_DNS_RRL_SLIP')
+    for (const value of ['192.0.2.0/33', 'example.org', '192.0.2.0/24,,::1', '::1/']) {
+      throwsNaming({ ZONAL_DNS_RRL_EXEMPT: value }, 'ZONAL_DNS_RRL_EXEMPT')
+    }
+  })
 })
 
 describe('CONFIG_VARIABLES', () => {

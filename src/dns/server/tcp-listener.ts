@@ -1,18 +1,25 @@
-import { createServer, type Server, type Socket } from 'node:net'
+import { createServer, isIPv6, type Server, type Socket } from 'node:net'
 import { handleQuery, type Client, type QueryHandlerOptions } from './handle-query.ts'
 
 export interface TcpLimits {
   /** Idle time before a connection is closed (RFC 7766 §6.2.3 suggests seconds). */
   idleMs: number
+  /** Connections open at once, over every listener sharing one {@link TcpConnections}. */
   maxConnections: number
 }
 
 export const DEFAULT_TCP_LIMITS: TcpLimits = { idleMs: 10_000, maxConnections: 1000 }
 
+/** The open connections that count against the limit; one shared object for all listeners. */
+export interface TcpConnections {
+  open: number
+}
+
 /**
  * DNS over TCP (RFC 7766): two-octet length framing, several queries per connection answered
- * in order, an idle timeout and a connection limit. `transfer` answers AXFR/IXFR requests
- * when given (they may take several messages); other queries go to the query handler.
+ * in order, an idle timeout and a connection limit (a connection over the limit is closed as
+ * soon as it is accepted). `transfer` answers AXFR/IXFR requests when given (they may take
+ * several messages); other queries go to the query handler. An IPv6 listener serves IPv6 only.
  */
 export async function listenTcp (
   host: string,
@@ -20,9 +27,16 @@ export async function listenTcp (
   opts: QueryHandlerOptions,
   onError: (err: unknown) => void,
   limits: TcpLimits = DEFAULT_TCP_LIMITS,
-  transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>
+  transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>,
+  connections: TcpConnections = { open: 0 }
 ): Promise<Server> {
   const server = createServer({ pauseOnConnect: false }, (socket) => {
+    if (connections.open >= limits.maxConnections) {
+      socket.destroy()
+      return
+    }
+    connections.open++
+    socket.once('close', () => { connections.open-- })
     socket.setTimeout(limits.idleMs, () => socket.destroy())
     socket.setNoDelay(true)
     const client: Client = { transport: 'tcp', address: socket.remoteAddress ?? '', port: socket.remotePort ?? 0, family: socket.remoteFamily === 'IPv6' ? 'IPv6' : 'IPv4' }
@@ -52,14 +66,13 @@ export async function listenTcp (
     })
     socket.on('error', () => socket.destroy())
   })
-  server.maxConnections = limits.maxConnections
-  server.on('error', onError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(port, host, () => {
+    server.listen({ port, host, ipv6Only: isIPv6(host) }, () => {
       server.off('error', reject)
       resolve()
     })
   })
+  server.on('error', onError)
   return server
 }

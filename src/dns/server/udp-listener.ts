@@ -1,28 +1,36 @@
 import { createSocket, type Socket } from 'node:dgram'
 import { isIPv6 } from 'node:net'
 import { handleQuery, type QueryHandlerOptions } from './handle-query.ts'
+import type { ResponseRateLimiter } from './rate-limiter.ts'
 
 /**
  * A UDP listener: each datagram is one query, answered from memory. A query that makes the
- * handler throw is logged and dropped; the socket keeps serving.
+ * handler throw is logged and dropped; the socket keeps serving. With a rate limiter, each
+ * response passes through it (and may be dropped or sent truncated). An IPv6 socket serves
+ * IPv6 only, so `::` and `0.0.0.0` can be bound side by side.
  */
-export async function listenUdp (host: string, port: number, opts: QueryHandlerOptions, onError: (err: unknown) => void): Promise<Socket> {
-  const socket = createSocket({ type: isIPv6(host) ? 'udp6' : 'udp4', reuseAddr: false })
+export async function listenUdp (host: string, port: number, opts: QueryHandlerOptions, onError: (err: unknown) => void, limiter?: ResponseRateLimiter): Promise<Socket> {
+  const socket = createSocket(isIPv6(host) ? { type: 'udp6', ipv6Only: true } : { type: 'udp4' })
   socket.on('message', (msg, rinfo) => {
     try {
-      const response = handleQuery(msg, { transport: 'udp', address: rinfo.address, port: rinfo.port, family: rinfo.family === 'IPv6' ? 'IPv6' : 'IPv4' }, opts)
+      let response = handleQuery(msg, { transport: 'udp', address: rinfo.address, port: rinfo.port, family: rinfo.family === 'IPv6' ? 'IPv6' : 'IPv4' }, opts)
+      if (response !== undefined && limiter !== undefined) response = limiter.limit(response, rinfo.address)
       if (response !== undefined) socket.send(response, rinfo.port, rinfo.address)
     } catch (err) {
       onError(err)
     }
   })
-  socket.on('error', onError)
   await new Promise<void>((resolve, reject) => {
-    socket.once('error', reject)
+    const failed = (err: Error): void => {
+      socket.close()
+      reject(err)
+    }
+    socket.once('error', failed)
     socket.bind(port, host, () => {
-      socket.off('error', reject)
+      socket.off('error', failed)
       resolve()
     })
   })
+  socket.on('error', onError)
   return socket
 }
