@@ -71,8 +71,7 @@ function cachedAnswer (request: Uint8Array, transport: Transport, opts: QueryHan
  * the client spelled it (RFC 1034 §4.1: case preserved; the name has the same length).
  */
 function personalise (cached: Uint8Array, request: Uint8Array, nameLength: number): Uint8Array {
-  const out = Buffer.allocUnsafe(cached.length)
-  out.set(cached)
+  const out = new Uint8Array(cached)
   out[0] = request[0]!
   out[1] = request[1]!
   out[2] = (out[2]! & 0xfe) | (request[2]! & 0x01)
