@@ -1,7 +1,7 @@
 import type { Socket } from 'node:dgram'
 import type { AddressInfo, Server } from 'node:net'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
-import type { QueryEvent } from '../dns/server/handle-query.ts'
+import type { QueryCapture } from '../dns/server/query-capture.ts'
 import { DEFAULT_TCP_LIMITS, listenTcp } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { SecretBox } from '../auth/secrets.ts'
@@ -29,7 +29,8 @@ export interface DnsServiceOptions {
   host: string
   port: number
   logger: SyncLogger & { warn (obj: object, msg: string): void }
-  onQuery?: (event: QueryEvent) => void
+  /** Told of every query answered (the analytics capture). */
+  capture?: QueryCapture
   secrets: SecretBox
 }
 
@@ -70,7 +71,7 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
-  const handler = { index, onQuery: opts.onQuery }
+  const handler = { index, capture: opts.capture }
   let udp: Socket | undefined
   let tcp: Server | undefined
   for (let attempt = 0; attempt < 20 && tcp === undefined; attempt++) {
