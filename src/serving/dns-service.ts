@@ -1,6 +1,7 @@
 import type { Socket } from 'node:dgram'
 import type { AddressInfo, Server } from 'node:net'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
+import type { Client } from '../dns/server/handle-query.ts'
 import type { QueryCapture } from '../dns/server/query-capture.ts'
 import { DEFAULT_TCP_LIMITS, listenTcp } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
@@ -31,6 +32,8 @@ export interface DnsServiceOptions {
   logger: SyncLogger & { warn (obj: object, msg: string): void }
   /** Told of every query answered (the analytics capture). */
   capture?: QueryCapture
+  /** Told of every NOTIFY accepted for a secondary zone from one of its primaries. */
+  onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
   secrets: SecretBox
 }
 
@@ -71,7 +74,7 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
-  const handler = { index, capture: opts.capture }
+  const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
   let udp: Socket | undefined
   let tcp: Server | undefined
   for (let attempt = 0; attempt < 20 && tcp === undefined; attempt++) {

@@ -42,6 +42,11 @@ export class ZoneData {
   readonly replies = new Map<string, Uint8Array>()
   /** Where NOTIFY goes when the serial changes (RFC 1996). */
   notify: { host: string, port: number }[] = []
+  /**
+   * Set for a secondary zone: its primaries, the only addresses whose NOTIFY is accepted
+   * (RFC 1996 §3.10; the port is where we transfer from, not compared with a NOTIFY's source).
+   */
+  primaries?: { host: string, port: number }[]
 
   constructor (readonly origin: WireName, readonly serial: number, readonly version: number) {
     this.originKey = wireKey(origin)

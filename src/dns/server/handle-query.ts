@@ -2,6 +2,7 @@ import { WireError } from '../../zone/rdata/bytes.ts'
 import { wireKey } from '../../zone/name.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 import { lookup } from '../answer/lookup.ts'
+import { notifyRcode, notifyResponse, notifyState } from '../answer/notify.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
@@ -90,6 +91,12 @@ export interface QueryHandlerOptions {
   index: ZoneIndex
   /** Told of every query answered, on both paths (the analytics capture). */
   capture?: QueryCapture
+  /**
+   * Told of every NOTIFY accepted for a secondary zone from one of its primaries (RFC 1996),
+   * with the serial of the SOA the primary sent, if any. Called on the answer path: schedule
+   * the refresh, do not do it here.
+   */
+  onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
 }
 
 /** A header-only error response (the question is echoed when it could be read). */
@@ -107,9 +114,10 @@ function errorResponse (request: Uint8Array, rcode: number, query?: Message): Ui
 /**
  * One DNS request in, one response out (bytes to bytes; no sockets here). Malformed requests
  * answer FORMERR (never an exception), unknown opcodes NOTIMP, other classes REFUSED, EDNS
- * versions above 0 BADVERS (RFC 6891 §6.1.3). Every response is reported to the capture, if
- * there is one. Returns undefined when nothing must be sent (the request is itself a
- * response, or too short to answer).
+ * versions above 0 BADVERS (RFC 6891 §6.1.3). NOTIFY (RFC 1996) is answered as `notifyState`
+ * decides, and `onNotify` hears of the accepted ones. Every response is reported to the
+ * capture, if there is one. Returns undefined when nothing must be sent (the request is
+ * itself a response, or too short to answer).
  */
 export function handleQuery (request: Uint8Array, client: Client, opts: QueryHandlerOptions): Uint8Array | undefined {
   if (request.length < 12) return undefined
@@ -132,6 +140,13 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     opts.capture?.query(client, zone?.originKey, q === undefined ? undefined : nameKey, q?.type ?? 0, query.opcode, rcode, request.length, response.length,
       requestFlags(request[2]!, request[3]!, query.edns !== undefined, query.edns?.dnssecOk === true) | responseFlags(response))
     return response
+  }
+  if (query.opcode === Opcode.NOTIFY) {
+    if (query.edns !== undefined && query.edns.version > 0) return emit(Rcode.BADVERS, notifyResponse(query, Rcode.BADVERS))
+    const state = notifyState(query, client.address, opts.index)
+    if (state.kind === 'accepted') opts.onNotify?.(state.zone, client, state.serial)
+    const rcode = notifyRcode(state)
+    return emit(rcode, notifyResponse(query, rcode), 'zone' in state ? state.zone : undefined)
   }
   if (query.opcode !== Opcode.QUERY) return emit(Rcode.NOTIMP, errorResponse(request, Rcode.NOTIMP, query))
   if (query.questions.length !== 1 || q === undefined) return emit(Rcode.FORMERR, errorResponse(request, Rcode.FORMERR, query))
