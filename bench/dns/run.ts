@@ -88,7 +88,7 @@ if (spawnSync('sh', ['-c', 'command -v named && command -v dnsperf']).status ===
   n = dnsperf(named.port)
   named.child.kill('SIGTERM')
 }
-out.push(`zone: ${COUNT} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN`)
+out.push(`zone: ${COUNT} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN${process.env.BENCH_DNS_CAPTURE === '1' ? '; Zonal with query capture on' : ''}`)
 out.push('')
 out.push('| server | q/s | avg latency ms | lost | load to first answer s | ratio (Zonal / BIND) q/s |')
 out.push('|---|---|---|---|---|---|')
