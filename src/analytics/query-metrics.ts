@@ -40,7 +40,7 @@ export function registerQueryMetrics (registry: Registry, counts: CounterSink, c
     registers: [registry],
     collect () {
       this.reset()
-      for (const [rcode, n] of counts.byRcode) this.inc({ rcode: RCODE_NAMES.get(rcode) ?? String(rcode) }, n)
+      for (const [rcode, n] of counts.byRcode()) this.inc({ rcode: RCODE_NAMES.get(rcode) ?? String(rcode) }, n)
     }
   })
   // eslint-disable-next-line no-new
@@ -51,7 +51,7 @@ export function registerQueryMetrics (registry: Registry, counts: CounterSink, c
     registers: [registry],
     collect () {
       this.reset()
-      for (const [qtype, n] of counts.byQtype) this.inc({ qtype: qtypeLabel(qtype) }, n)
+      for (const [qtype, n] of counts.byQtype()) this.inc({ qtype: qtypeLabel(qtype) }, n)
     }
   })
   // eslint-disable-next-line no-new

@@ -50,7 +50,7 @@ describe('sqlite: DNS query capture in the running service', () => {
   it('counts the queries it answers by transport, rcode and qtype at /metrics, as node ZONAL_NODE_NAME', async () => {
     assert.equal(service.queries.collector.node, 'edge-test-3')
     await service.queries.collector.flush()
-    const before = { ...service.queries.counts.byTransport, nx: service.queries.counts.byRcode.get(3) ?? 0, refused: service.queries.counts.byRcode.get(5) ?? 0 }
+    const before = { ...service.queries.counts.byTransport, nx: service.queries.counts.byRcode().get(3) ?? 0, refused: service.queries.counts.byRcode().get(5) ?? 0 }
     await udpExchange('127.0.0.1', service.dns.port, query('missing.example.org.', 1))
     await udpExchange('127.0.0.1', service.dns.port, query('example.com.', 1))
     await tcpExchange('127.0.0.1', service.dns.port, query('example.org.', 2))
@@ -58,13 +58,13 @@ describe('sqlite: DNS query capture in the running service', () => {
     const counts = service.queries.counts
     assert.equal(counts.byTransport.udp - before.udp, 2)
     assert.equal(counts.byTransport.tcp - before.tcp, 1)
-    assert.equal((counts.byRcode.get(3) ?? 0) - before.nx, 1)
-    assert.equal((counts.byRcode.get(5) ?? 0) - before.refused, 1)
+    assert.equal((counts.byRcode().get(3) ?? 0) - before.nx, 1)
+    assert.equal((counts.byRcode().get(5) ?? 0) - before.refused, 1)
     const text = await (await fetch(`http://127.0.0.1:${service.httpPort}/metrics`)).text()
     assert.equal(sample(text, 'zonal_dns_queries_total{transport="udp"}'), counts.byTransport.udp)
     assert.equal(sample(text, 'zonal_dns_queries_total{transport="tcp"}'), 1)
     assert.equal(sample(text, 'zonal_dns_responses_by_rcode_total{rcode="NXDOMAIN"}'), 1)
-    assert.equal(sample(text, 'zonal_dns_responses_by_rcode_total{rcode="REFUSED"}'), counts.byRcode.get(5))
+    assert.equal(sample(text, 'zonal_dns_responses_by_rcode_total{rcode="REFUSED"}'), counts.byRcode().get(5))
     assert.equal(sample(text, 'zonal_dns_queries_by_qtype_total{qtype="NS"}'), 1)
     assert.equal(sample(text, 'zonal_dns_capture_lost_total{reason="dropped"}'), 0)
     assert.match(text, /zonal_http_requests_total/, 'the HTTP metrics are still there')
