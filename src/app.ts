@@ -26,6 +26,7 @@ import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
+import type { Registry } from 'prom-client'
 import { systemClock } from './util/time.ts'
 
 export interface AppDeps {
@@ -39,6 +40,8 @@ export interface AppDeps {
    * Routes whose jobs need the app itself register them (`POST /batch?async=true`).
    */
   tasks?: { wake (): void, register? (kind: string, handler: TaskHandler): void }
+  /** The Prometheus registry `/metrics` shows, when other parts add to it (a new one otherwise). */
+  metrics?: Registry
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -72,7 +75,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     if (request.body === undefined || request.body === null) request.body = {}
   })
   registerRateLimit(app, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
-  registerMetrics(app)
+  registerMetrics(app, deps.metrics)
 
   await app.register(swagger, {
     openapi: {

@@ -180,5 +180,6 @@ try {
 }
 out.push(PINNED ? `Servers on CPU ${SERVER_CPU}, clients (dnsperf, dig, AXFR client) on CPU ${CLIENT_CPU} (taskset).` : 'Not pinned to CPUs (taskset or a second CPU missing).')
 if (!HAVE_BIND) out.push('BIND skipped: named, dig or dnsperf missing.')
+if (process.env.BENCH_DNS_CAPTURE === '1') out.push('Zonal with query capture on.')
 process.stdout.write(out.join('\n') + '\n')
 if (failed) process.exitCode = 1

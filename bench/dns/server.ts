@@ -8,8 +8,12 @@
 //     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
 //     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
+//     BENCH_DNS_CAPTURE=1 serves with the query capture on (a counter sink, as `npm start` has),
+//     so capture on and off can be compared; the capture's counts go to stderr at the end.
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { CounterSink } from '../../src/analytics/counter-sink.ts'
+import { QueryCollector } from '../../src/analytics/query-collector.ts'
 import { SecretBox } from '../../src/auth/secrets.ts'
 import { startDns } from '../../src/serving/dns-service.ts'
 import { openStore } from '../../src/store/open-store.ts'
@@ -56,10 +60,15 @@ async function serve (dir: string): Promise<void> {
   const store = await openStore(`sqlite:${join(dir, 'zonal.db')}`)
   const logger = { info: () => {}, error: (o: object, m: string) => { process.stderr.write(`${m} ${JSON.stringify(o)}\n`) }, warn: () => {} }
   const t0 = performance.now()
-  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, logger, secrets: new SecretBox(undefined) })
+  const capture = process.env.BENCH_DNS_CAPTURE === '1' ? new QueryCollector(new CounterSink(), { node: 'bench' }) : undefined
+  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, logger, secrets: new SecretBox(undefined), capture })
   print({ port: dns.port })
   process.on('SIGTERM', () => {
-    dns.close().then(async () => await store.close()).finally(() => process.exit(0)).catch(() => {})
+    dns.close().then(async () => {
+      await capture?.close()
+      if (capture !== undefined) process.stderr.write(`capture: ${JSON.stringify(capture.counts())}\n`)
+      await store.close()
+    }).finally(() => process.exit(0)).catch(() => {})
   })
   await dns.loaded
   const loadMs = Math.round(performance.now() - t0)

@@ -12,6 +12,10 @@ import { TaskRunner } from '../tasks/runner.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
 import { SecretBox } from '../auth/secrets.ts'
 import { startDns, type DnsService } from '../serving/dns-service.ts'
+import { Registry } from 'prom-client'
+import { CounterSink } from '../analytics/counter-sink.ts'
+import { QueryCollector } from '../analytics/query-collector.ts'
+import { registerQueryMetrics } from '../analytics/query-metrics.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 
@@ -23,6 +27,8 @@ export interface RunningService {
   /** The background task runner (started once the API listens). */
   tasks: TaskRunner
   dns: DnsService
+  /** The capture of answered DNS queries and the counts it feeds (shown at `/metrics`). */
+  queries: { collector: QueryCollector, counts: CounterSink }
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -35,6 +41,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
   const store = await openStore(config.databaseUrl)
   let app: FastifyInstance | undefined
+  const metrics = new Registry()
+  const queryCounts = new CounterSink()
+  const queries = new QueryCollector(queryCounts, { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  registerQueryMetrics(metrics, queryCounts, queries)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -63,11 +73,12 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       addressMaxFailures: config.loginAddressMaxFailures,
       addressWindowSeconds: 900
     })
-    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})
     await store.close().catch(() => {})
+    await queries.close()
     throw err
   }
   const httpPort = (app.server.address() as AddressInfo).port
@@ -83,9 +94,11 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
-      secrets: new SecretBox(config.secretKey)
+      secrets: new SecretBox(config.secretKey),
+      capture: queries
     })
   } catch (err) {
+    await queries.close()
     await app.close()
     await tasks.stop()
     await store.close()
@@ -107,6 +120,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     logger,
     tasks,
     dns,
+    queries: { collector: queries, counts: queryCounts },
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
@@ -120,6 +134,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
           clearInterval(idle)
         }
         await dns.close()
+        await queries.close()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await store.close()

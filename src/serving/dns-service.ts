@@ -1,5 +1,6 @@
 import { ZoneIndex } from '../dns/index/zone-index.ts'
-import type { QueryEvent } from '../dns/server/handle-query.ts'
+import type { Client } from '../dns/server/handle-query.ts'
+import type { QueryCapture } from '../dns/server/query-capture.ts'
 import { listenAll, type BoundAddress } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import type { TcpLimits } from '../dns/server/tcp-listener.ts'
@@ -35,7 +36,10 @@ export interface DnsServiceOptions {
   /** UDP response rate limiting; off when absent or at 0 responses per second. */
   rateLimit?: RateLimitOptions
   logger: SyncLogger & { warn (obj: object, msg: string): void }
-  onQuery?: (event: QueryEvent) => void
+  /** Told of every query answered (the analytics capture). */
+  capture?: QueryCapture
+  /** Told of every NOTIFY accepted for a secondary zone from one of its primaries. */
+  onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
   secrets: SecretBox
 }
 
@@ -77,7 +81,7 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
-  const handler = { index, onQuery: opts.onQuery }
+  const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
   const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
   const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError) })
   const notifyZone = (zone: ZoneData): void => {

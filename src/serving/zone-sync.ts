@@ -8,7 +8,7 @@ import { readSoa } from '../zone/rdata/soa.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import type { ServedRrset, TransferPolicy } from '../dns/index/zone-data.ts'
 import type { ZoneRow } from '../store/schema.ts'
-import { ipBytes, parseServerAddress, type RestrictIp, type Tsig } from '../zones/sections.ts'
+import { ipBytes, parseServerAddress, type PrimaryNameServers, type RestrictIp, type Tsig } from '../zones/sections.ts'
 
 /** The answer order of an RD pool profile (stored JSON), if the rrset is one. */
 function poolOrder (profile: string | null): ServedRrset['order'] {
@@ -237,6 +237,11 @@ export class ZoneSync {
       data.notify = (row.notify_addresses === null ? [] : JSON.parse(row.notify_addresses) as { notifyAddress: string }[])
         .map(n => parseServerAddress(n.notifyAddress))
         .filter((t): t is { host: string, port: number } => t !== undefined)
+      if (row.zone_type === 'SECONDARY') {
+        // The addresses whose NOTIFY this secondary accepts (RFC 1996 §3.10).
+        const servers = row.primary_name_servers === null ? {} : JSON.parse(row.primary_name_servers) as PrimaryNameServers
+        data.primaries = Object.values(servers).map(s => parseServerAddress(s.ip)).filter((t): t is { host: string, port: number } => t !== undefined)
+      } else delete data.primaries
     }
     if (this.index.get(origin) !== data) this.index.set(data)
     this.served.set(z.id, { version: z.version, originalVersion, data })

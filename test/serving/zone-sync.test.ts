@@ -127,6 +127,14 @@ for (const engine of await engineCases()) {
       assert.equal(index.get(alias), data, 'the alias follows the journal too')
     })
 
+    it('gives a secondary zone its primaries\' addresses (whose NOTIFY it accepts)', async () => {
+      const res = await api.post('/zones', { properties: { name: 'second.test', accountName: 'acme', type: 'SECONDARY' }, secondaryCreateInfo: { primaryNameServers: { nameServerIpList: { nameServerIp1: { ip: '127.0.0.1:5300' }, nameServerIp2: { ip: '::1' } } } } })
+      assert.ok(res.statusCode === 201 || res.statusCode === 202, res.body)
+      await eventually(() => index.get(parseName('second.test.')) !== undefined)
+      assert.deepEqual(index.get(parseName('second.test.'))!.primaries, [{ host: '127.0.0.1', port: 5300 }, { host: '::1', port: 53 }])
+      assert.equal(index.get(ORIGIN)!.primaries, undefined)
+    })
+
     it('drops suspended and deleted zones', async () => {
       assert.equal((await api.newPrimary('gone.test', 'acme')).statusCode, 201)
       await eventually(() => index.get(parseName('gone.test.')) !== undefined)

@@ -4,9 +4,9 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 /**
  * Prometheus metrics at `/metrics`: request counts and latencies by method, route pattern and
  * status (never by raw URL, zone or client, to keep label cardinality bounded), plus Node's own.
+ * Other parts of the service add theirs to the same registry (the DNS query counts).
  */
-export function registerMetrics (app: FastifyInstance): Registry {
-  const registry = new Registry()
+export function registerMetrics (app: FastifyInstance, registry: Registry = new Registry()): Registry {
   collectDefaultMetrics({ register: registry, prefix: 'zonal_' })
   const requests = new Counter({
     name: 'zonal_http_requests_total',

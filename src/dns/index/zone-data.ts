@@ -66,6 +66,11 @@ export class ZoneData {
   notify: { host: string, port: number }[] = []
   /** The latest serial steps, oldest first, each following the one before (IXFR out). */
   journal: JournalStep[] = []
+  /**
+   * Set for a secondary zone: its primaries, the only addresses whose NOTIFY is accepted
+   * (RFC 1996 §3.10; the port is where we transfer from, not compared with a NOTIFY's source).
+   */
+  primaries?: { host: string, port: number }[]
 
   constructor (readonly origin: WireName, public serial: number, public version: number) {
     this.originKey = wireKey(origin)

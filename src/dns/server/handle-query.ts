@@ -1,11 +1,14 @@
 import { WireError } from '../../zone/rdata/bytes.ts'
 import { wireKey } from '../../zone/name.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
-import { lookup, type LookupState } from '../answer/lookup.ts'
+import { lookup } from '../answer/lookup.ts'
+import { notifyRcode, notifyResponse, notifyState } from '../answer/notify.ts'
+import type { ZoneData } from '../index/zone-data.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
 import { MessageWriter, releaseScratch } from '../wire/writer.ts'
+import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
 
 export type Transport = 'udp' | 'tcp'
 
@@ -27,10 +30,10 @@ function replyKey (type: number, klass: number, edns: string, maxSize: number, n
 /**
  * The fast path of the usual query (one question with an uncompressed name, no answer or
  * authority records, at most an OPT record): its cached reply, without decoding the message.
- * Undefined sends the request through the full path (which also fills the cache).
+ * Undefined sends the request through the full path (which also fills the cache). The capture
+ * gets what this path has already read: the name's key, the type, the zone found.
  */
-function cachedAnswer (request: Uint8Array, transport: Transport, opts: QueryHandlerOptions): Uint8Array | undefined {
-  if (opts.onQuery !== undefined) return undefined
+function cachedAnswer (request: Uint8Array, client: Client, opts: QueryHandlerOptions): Uint8Array | undefined {
   // Header: opcode QUERY, QDCOUNT 1, ANCOUNT 0, NSCOUNT 0, ARCOUNT 0 or 1.
   if ((request[2]! & 0x78) !== 0 || request[4] !== 0 || request[5] !== 1 || request[6] !== 0 || request[7] !== 0 || request[8] !== 0 || request[9] !== 0 || request[10] !== 0 || request[11]! > 1) return undefined
   let p = 12
@@ -61,9 +64,13 @@ function cachedAnswer (request: Uint8Array, transport: Transport, opts: QueryHan
   const nameKey = wireKey(name)
   const zone = opts.index.findByKey(name, nameKey)
   if (zone === undefined) return undefined
-  const maxSize = transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(udpSize, OUR_UDP_SIZE * 4))
+  const maxSize = client.transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(udpSize, OUR_UDP_SIZE * 4))
   const cached = zone.replies.get(replyKey(type, klass, edns, maxSize, nameKey))
-  return cached === undefined ? undefined : personalise(cached, request, nameEnd - 12)
+  if (cached === undefined) return undefined
+  const response = personalise(cached, request, nameEnd - 12)
+  opts.capture?.query(client, zone.originKey, nameKey, type, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
+    requestFlags(request[2]!, request[3]!, edns !== '-', edns === 'D') | responseFlags(response))
+  return response
 }
 
 /**
@@ -80,21 +87,16 @@ function personalise (cached: Uint8Array, request: Uint8Array, nameLength: numbe
   return out
 }
 
-/** What the answer path reports about each answered query (the analytics capture hook). */
-export interface QueryEvent {
-  time: number
-  transport: Transport
-  zone: Uint8Array | undefined
-  qname: Uint8Array | undefined
-  qtype: number
-  rcode: number
-  requestSize: number
-  responseSize: number
-}
-
 export interface QueryHandlerOptions {
   index: ZoneIndex
-  onQuery?: (event: QueryEvent) => void
+  /** Told of every query answered, on both paths (the analytics capture). */
+  capture?: QueryCapture
+  /**
+   * Told of every NOTIFY accepted for a secondary zone from one of its primaries (RFC 1996),
+   * with the serial of the SOA the primary sent, if any. Called on the answer path: schedule
+   * the refresh, do not do it here.
+   */
+  onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
 }
 
 /** A header-only error response (the question is echoed when it could be read). */
@@ -112,50 +114,52 @@ function errorResponse (request: Uint8Array, rcode: number, query?: Message): Ui
 /**
  * One DNS request in, one response out (bytes to bytes; no sockets here). Malformed requests
  * answer FORMERR (never an exception), unknown opcodes NOTIMP, other classes REFUSED, EDNS
- * versions above 0 BADVERS (RFC 6891 §6.1.3). Returns undefined when nothing must be sent
- * (the request is itself a response, or too short to answer).
+ * versions above 0 BADVERS (RFC 6891 §6.1.3). NOTIFY (RFC 1996) is answered as `notifyState`
+ * decides, and `onNotify` hears of the accepted ones. Every response is reported to the
+ * capture, if there is one. Returns undefined when nothing must be sent (the request is
+ * itself a response, or too short to answer).
  */
 export function handleQuery (request: Uint8Array, client: Client, opts: QueryHandlerOptions): Uint8Array | undefined {
-  const transport = client.transport
   if (request.length < 12) return undefined
   if ((request[2]! & 0x80) !== 0) return undefined
   releaseScratch()
-  const fast = cachedAnswer(request, transport, opts)
+  const fast = cachedAnswer(request, client, opts)
   if (fast !== undefined) return fast
   let query: Message
   try {
     query = decodeMessage(request)
   } catch (err) {
-    if (err instanceof WireError) return errorResponse(request, Rcode.FORMERR)
-    throw err
-  }
-  const emit = (rcode: number, response: Uint8Array, state?: LookupState): Uint8Array => {
-    opts.onQuery?.({
-      time: Date.now(),
-      transport,
-      zone: state !== undefined && 'zone' in state ? state.zone.origin : undefined,
-      qname: query.questions[0]?.name,
-      qtype: query.questions[0]?.type ?? 0,
-      rcode,
-      requestSize: request.length,
-      responseSize: response.length
-    })
+    if (!(err instanceof WireError)) throw err
+    const response = errorResponse(request, Rcode.FORMERR)
+    opts.capture?.query(client, undefined, undefined, 0, (request[2]! >> 3) & 0xf, Rcode.FORMERR, request.length, response.length, requestFlags(request[2]!, request[3]!, false, false))
     return response
   }
+  const q = query.questions[0]
+  const nameKey = q === undefined ? '' : wireKey(q.name)
+  const emit = (rcode: number, response: Uint8Array, zone?: ZoneData): Uint8Array => {
+    opts.capture?.query(client, zone?.originKey, q === undefined ? undefined : nameKey, q?.type ?? 0, query.opcode, rcode, request.length, response.length,
+      requestFlags(request[2]!, request[3]!, query.edns !== undefined, query.edns?.dnssecOk === true) | responseFlags(response))
+    return response
+  }
+  if (query.opcode === Opcode.NOTIFY) {
+    if (query.edns !== undefined && query.edns.version > 0) return emit(Rcode.BADVERS, notifyResponse(query, Rcode.BADVERS))
+    const state = notifyState(query, client.address, opts.index)
+    if (state.kind === 'accepted') opts.onNotify?.(state.zone, client, state.serial)
+    const rcode = notifyRcode(state)
+    return emit(rcode, notifyResponse(query, rcode), 'zone' in state ? state.zone : undefined)
+  }
   if (query.opcode !== Opcode.QUERY) return emit(Rcode.NOTIMP, errorResponse(request, Rcode.NOTIMP, query))
-  if (query.questions.length !== 1) return emit(Rcode.FORMERR, errorResponse(request, Rcode.FORMERR, query))
+  if (query.questions.length !== 1 || q === undefined) return emit(Rcode.FORMERR, errorResponse(request, Rcode.FORMERR, query))
   if (query.edns !== undefined && query.edns.version > 0) return emit(Rcode.BADVERS, errorResponse(request, Rcode.BADVERS, query))
-  const q = query.questions[0]!
   if (q.class !== CLASS_IN && q.class !== CLASS_ANY) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
   // Zone transfers are answered by the transfer handler, over TCP, to allowed peers only.
   if (q.type === TYPE.AXFR || q.type === TYPE.IXFR || q.type === TYPE.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
-  const maxSize = transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
+  const maxSize = client.transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
   // Replies are kept as bytes per zone (a changed zone is a new object with an empty cache).
-  const nameKey = wireKey(q.name)
   const zone = query.tsig === undefined ? opts.index.findByKey(q.name, nameKey) : undefined
   const key = zone === undefined ? '' : replyKey(q.type, q.class, query.edns === undefined ? '-' : query.edns.dnssecOk ? 'D' : 'E', maxSize, nameKey)
   const cached = zone?.replies.get(key)
-  if (cached !== undefined) return emit(cached[3]! & 0xf, personalise(cached, request, q.name.length))
+  if (cached !== undefined) return emit(cached[3]! & 0xf, personalise(cached, request, q.name.length), zone)
   const state = lookup(opts.index, q.name, q.type)
   const response = respond(query, state, { maxSize })
   // Pool answers whose order changes every time (RANDOM, ROUND_ROBIN) are never cached.
@@ -163,5 +167,5 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     if (zone.replies.size >= MAX_CACHED_REPLIES) zone.replies.clear()
     zone.replies.set(key, response)
   }
-  return emit(response[3]! & 0xf, response, state)
+  return emit(response[3]! & 0xf, response, 'zone' in state ? state.zone : zone)
 }

@@ -126,9 +126,9 @@ describe('dns protocol rules', () => {
     const bad = query('example.org.', 'A')
     const truncated = bad.slice(0, bad.length - 3)
     assert.equal(decodeMessage(handleQuery(truncated, UDP, { index: idx })!).rcode, 1)
-    const notify = query('example.org.', 'SOA')
-    notify[2] = (notify[2]! & 0x87) | (4 << 3)
-    assert.equal(decodeMessage(handleQuery(notify, UDP, { index: idx })!).rcode, 4)
+    const update = query('example.org.', 'SOA')
+    update[2] = (update[2]! & 0x87) | (5 << 3) // UPDATE (RFC 2136) is not implemented
+    assert.equal(decodeMessage(handleQuery(update, UDP, { index: idx })!).rcode, 4)
     const v1 = query('example.org.', 'A')
     v1[v1.length - 5] = 1 // OPT TTL: the version octet
     const badvers = decodeMessage(handleQuery(v1, UDP, { index: idx })!)

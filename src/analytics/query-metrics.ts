@@ -1,0 +1,70 @@
+import { Counter, type Registry } from 'prom-client'
+import { Rcode } from '../dns/wire/constants.ts'
+import { typeName } from '../zone/rdata/index.ts'
+import type { CounterSink } from './counter-sink.ts'
+import type { QueryCollector } from './query-collector.ts'
+
+/** Rcode names by value (the first name of a shared value: 16 is BADVERS). */
+const RCODE_NAMES = new Map<number, string>()
+for (const [name, value] of Object.entries(Rcode)) if (!RCODE_NAMES.has(value)) RCODE_NAMES.set(value, name)
+
+/** A qtype label: its mnemonic, or `other` for unknown types, so clients cannot grow the label set. */
+function qtypeLabel (type: number): string {
+  const name = typeName(type)
+  return /^TYPE\d+$/.test(name) ? 'other' : name
+}
+
+/**
+ * DNS query counts on the Prometheus registry (read from the counter sink when scraped): by
+ * transport, by rcode and by qtype, plus the collector's dropped and failed queries. Never by
+ * zone, qname or client, to keep label cardinality bounded (as the HTTP metrics).
+ */
+export function registerQueryMetrics (registry: Registry, counts: CounterSink, collector: QueryCollector): void {
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_dns_queries_total',
+    help: 'DNS queries answered, by transport',
+    labelNames: ['transport'] as const,
+    registers: [registry],
+    collect () {
+      this.reset()
+      this.inc({ transport: 'udp' }, counts.byTransport.udp)
+      this.inc({ transport: 'tcp' }, counts.byTransport.tcp)
+    }
+  })
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_dns_responses_by_rcode_total',
+    help: 'DNS responses by rcode',
+    labelNames: ['rcode'] as const,
+    registers: [registry],
+    collect () {
+      this.reset()
+      for (const [rcode, n] of counts.byRcode()) this.inc({ rcode: RCODE_NAMES.get(rcode) ?? String(rcode) }, n)
+    }
+  })
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_dns_queries_by_qtype_total',
+    help: 'DNS queries answered, by question type (unknown types as "other")',
+    labelNames: ['qtype'] as const,
+    registers: [registry],
+    collect () {
+      this.reset()
+      for (const [qtype, n] of counts.byQtype()) this.inc({ qtype: qtypeLabel(qtype) }, n)
+    }
+  })
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_dns_capture_lost_total',
+    help: 'Answered DNS queries the analytics capture lost: dropped (the sink was behind) or failed (the sink threw)',
+    labelNames: ['reason'] as const,
+    registers: [registry],
+    collect () {
+      this.reset()
+      const stats = collector.counts()
+      this.inc({ reason: 'dropped' }, stats.dropped)
+      this.inc({ reason: 'failed' }, stats.failed)
+    }
+  })
+}
