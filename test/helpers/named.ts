@@ -54,6 +54,8 @@ export interface NamedOptions {
   notifyPorts?: number[]
   /** named's debug level (`-d`): 3 logs each transfer request, the IXFR serial among them. */
   debug?: number
+  /** Files written into the instance's directory before it starts (zone files), by name. */
+  files?: Record<string, string>
   /** Key and zone statements. `$DIR` is replaced by the instance's directory. */
   body: string
 }
@@ -106,6 +108,7 @@ export async function startNamed (opts: NamedOptions): Promise<Named> {
   const port = opts.port ?? await freeDnsPort()
   const conf = join(dir, 'named.conf')
   writeFileSync(conf, namedConf(port, dir, opts))
+  for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), text)
   const child: ChildProcess = spawn('named', ['-g', '-4', ...(opts.debug === undefined ? [] : ['-d', String(opts.debug)]), '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
   let text = ''
   let exited = false
@@ -146,7 +149,7 @@ export async function startNamed (opts: NamedOptions): Promise<Named> {
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    await waitForLog(/\brunning\b/)
+    await waitForLog(/ running$/m)
   } catch (err) {
     await stop()
     throw err
