@@ -6,7 +6,7 @@ import type { ZoneIndex } from '../index/zone-index.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { CLASS_IN, Rcode, TYPE } from '../wire/constants.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
-import { appendTsigError, signMessage, verifyRequest, type TsigKey } from '../wire/tsig.ts'
+import { signMessage, tsigErrorResponse, verifyRequest, type TsigKey } from '../wire/tsig.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
 
 /** Size of each message of a transfer (many records per message, RFC 5936 §2.2). */
@@ -99,17 +99,7 @@ export function answerTransfer (index: ZoneIndex, req: TransferRequest): Uint8Ar
   let mac: Uint8Array | undefined
   if (query.tsig !== undefined) {
     const verdict = verifyRequest(req.bytes, query, n => key !== undefined && nameEquals(n, key.name) ? key : undefined, req.now)
-    if (!verdict.ok) {
-      const [r] = refuse(Rcode.NOTAUTH)
-      if (verdict.tsig === undefined) return [r!]
-      if (verdict.error === Rcode.BADTIME && verdict.key !== undefined) {
-        const other = new Uint8Array(6)
-        new DataView(other.buffer).setUint16(0, Math.floor(req.now / 2 ** 32))
-        new DataView(other.buffer).setUint32(2, req.now >>> 0)
-        return [signMessage(r!, { key: verdict.key, priorMac: verdict.tsig.mac, timersOnly: false, now: req.now, error: Rcode.BADTIME, other }).message]
-      }
-      return [appendTsigError(r!, verdict.keyName, verdict.tsig, verdict.error)]
-    }
+    if (!verdict.ok) return [tsigErrorResponse(refuse(verdict.tsig === undefined ? Rcode.FORMERR : Rcode.NOTAUTH)[0]!, verdict, req.now)]
     mac = verdict.tsig.mac
   }
   const rangesConfigured = (zone.transfer?.ranges.length ?? 0) > 0

@@ -1,4 +1,4 @@
-import { isSubdomain, nameEquals, parentName, wireKey, type WireName } from '../../zone/name.ts'
+import { isSubdomain, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import { TYPE } from '../wire/constants.ts'
 import type { WireRecord } from '../wire/message.ts'
 import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
@@ -13,6 +13,8 @@ export type LookupState =
   | { kind: 'hit', zone: ZoneData, answer: WireRecord[], varies?: boolean }
   | { kind: 'nodata', zone: ZoneData, answer: WireRecord[] }
   | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[] }
+  /** RFC 6672 §2.2: the DNAME substitution would make a name longer than 255 octets. */
+  | { kind: 'yxdomain', zone: ZoneData, answer: WireRecord[] }
   | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[] }
   | { kind: 'servfail', reason: string }
 
@@ -101,8 +103,11 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
         const target = dname.rdata[0]!
         answer.push(...rrsetRecords(node.owner, TYPE.DNAME, dname))
         const next = substitute(name, anc, target)
-        if (next === undefined) return { kind: 'nxdomain', zone, answer } // RFC 6672 §2.2: YXDOMAIN in spirit; answered as name error
+        // RFC 6672 §2.2: YXDOMAIN, with the DNAME in the answer as its proof.
+        if (next === undefined) return { kind: 'yxdomain', zone, answer }
         answer.push({ name, type: TYPE.CNAME, class: 1, ttl: dname.ttl, rdata: next })
+        // The synthesized CNAME is itself the answer to a CNAME or ANY question (RFC 1034 §4.3.2 step 3a).
+        if (qtype === TYPE.CNAME || qtype === TYPE.ANY) return { kind: 'hit', zone, answer }
         const nextZone = index.find(next)
         if (nextZone !== zone || nextZone === undefined) return { kind: 'hit', zone, answer }
         name = next
@@ -119,8 +124,10 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
       // RFC 4592 §3.3.1: the source of synthesis is `*` at the closest encloser.
       let encloser = parentName(name)
       while (encloser.length > zone.origin.length && !zone.exists(encloser)) encloser = parentName(encloser)
-      const wild = zone.node(new Uint8Array([1, 0x2a, ...encloser]))
-      if (wild === undefined) return { kind: 'nxdomain', zone, answer }
+      const source = new Uint8Array([1, 0x2a, ...encloser])
+      const wild = zone.node(source)
+      // RFC 4592 §2.2.2, §3.3.1: a wildcard that is an empty non-terminal still matches, with no data.
+      if (wild === undefined) return zone.exists(source) ? { kind: 'nodata', zone, answer } : { kind: 'nxdomain', zone, answer }
       node = wild
       owner = name
     }
@@ -130,12 +137,14 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
       answer.push(...rrsetRecords(owner, qtype, wanted))
       return { kind: 'hit', zone, answer, varies: varies(wanted) }
     }
+    // RFC 1034 §4.3.2 step 3a: follow a CNAME unless the question's type matches it (CNAME, ANY).
     const cname = node.rrsets.get(TYPE.CNAME)
-    if (cname !== undefined && qtype !== TYPE.CNAME) {
+    if (cname !== undefined && qtype !== TYPE.CNAME && qtype !== TYPE.ANY) {
       answer.push(...rrsetRecords(owner, TYPE.CNAME, cname))
       const target = cname.rdata[0]!
-      // Follow inside this zone only; an answer ending outside it is complete as it is.
-      if (!isSubdomain(target, zone.origin) || nameEquals(target, name)) return { kind: 'hit', zone, answer }
+      // Follow inside this zone only; an answer ending outside it is complete as it is. A CNAME
+      // to itself is a loop like any other (SERVFAIL at the next step).
+      if (!isSubdomain(target, zone.origin)) return { kind: 'hit', zone, answer }
       name = target
       continue
     }

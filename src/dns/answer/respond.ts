@@ -81,6 +81,10 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
       if (soa !== undefined) authority.push(soa)
       break
     }
+    case 'yxdomain':
+      rcode = Rcode.YXDOMAIN
+      answer.push(...state.answer)
+      break
     case 'delegation': {
       // RFC 1034 §4.3.2 step 3b: a referral is not authoritative.
       aa = state.answer.length > 0

@@ -5,6 +5,7 @@ import { lookup } from '../answer/lookup.ts'
 import { notifyRcode, notifyResponse, notifyState } from '../answer/notify.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
+import { answerSignedQuery } from '../answer/signed-query.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
 import { MessageWriter, releaseScratch } from '../wire/writer.ts'
@@ -155,8 +156,13 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   // Zone transfers are answered by the transfer handler, over TCP, to allowed peers only.
   if (q.type === TYPE.AXFR || q.type === TYPE.IXFR || q.type === TYPE.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
   const maxSize = client.transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
+  // RFC 8945 §5.3: a signed query gets a signed answer (or a TSIG error), never a cached reply.
+  if (query.tsig !== undefined) {
+    const signed = answerSignedQuery(opts.index, request, query, maxSize, Math.floor(Date.now() / 1000))
+    return emit(signed.response[3]! & 0xf, signed.response, signed.state !== undefined && 'zone' in signed.state ? signed.state.zone : undefined)
+  }
   // Replies are kept as bytes per zone (a changed zone is a new object with an empty cache).
-  const zone = query.tsig === undefined ? opts.index.findByKey(q.name, nameKey) : undefined
+  const zone = opts.index.findByKey(q.name, nameKey)
   const key = zone === undefined ? '' : replyKey(q.type, q.class, query.edns === undefined ? '-' : query.edns.dnssecOk ? 'D' : 'E', maxSize, nameKey)
   const cached = zone?.replies.get(key)
   if (cached !== undefined) return emit(cached[3]! & 0xf, personalise(cached, request, q.name.length), zone)

@@ -170,6 +170,29 @@ export function appendTsigError (message: Uint8Array, keyName: WireName, tsig: T
   return appendTsig(message, keyName, { ...tsig, mac: new Uint8Array(0), originalId: (message[0]! << 8) | message[1]!, error, other: new Uint8Array(0) })
 }
 
+/**
+ * Complete an error response to a request whose TSIG failed (RFC 8945 §5.2): BADKEY and BADSIG
+ * get an unsigned TSIG carrying the error (§5.3.2); BADTIME is signed and carries the server's
+ * time as other data (§5.2.3). An unreadable TSIG gets none (the response is a FORMERR).
+ */
+export function tsigErrorResponse (response: Uint8Array, verdict: Extract<TsigVerdict, { ok: false }>, now: number): Uint8Array {
+  if (verdict.tsig === undefined) return response
+  if (verdict.error === Rcode.BADTIME && verdict.key !== undefined) {
+    const other = new Uint8Array(6)
+    new DataView(other.buffer).setUint16(0, Math.floor(now / 2 ** 32))
+    new DataView(other.buffer).setUint32(2, now >>> 0)
+    return signMessage(response, { key: verdict.key, priorMac: verdict.tsig.mac, timersOnly: false, now, error: Rcode.BADTIME, other }).message
+  }
+  return appendTsigError(response, verdict.keyName, verdict.tsig, verdict.error)
+}
+
+/** Octets a TSIG record signed with `key` adds to a message (RFC 8945 §4.2; no other data). */
+export function tsigSize (key: TsigKey): number {
+  const algorithm = parseName(TSIG_ALGORITHM_NAMES[key.algorithm].wire)
+  const macLength = { md5: 16, sha1: 20, sha224: 28, sha256: 32, sha384: 48, sha512: 64 }[TSIG_ALGORITHM_NAMES[key.algorithm].hash]
+  return key.name.length + 10 + algorithm.length + 6 + 2 + 2 + macLength + 2 + 2 + 2
+}
+
 function appendTsig (message: Uint8Array, keyName: WireName, t: TsigRdata): Uint8Array {
   const rdata = writeTsig(t)
   const w = new ByteWriter(message.length + keyName.length + 10 + rdata.length)

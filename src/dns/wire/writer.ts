@@ -9,10 +9,15 @@ export type Header = Pick<Message, 'id' | 'qr' | 'opcode' | 'aa' | 'tc' | 'rd' |
 
 export const enum Section { Answer = 1, Authority = 2, Additional = 3 }
 
-/** Types whose rdata names may be compressed on output (RFC 3597 §4: the RFC 1035 types). */
-function compressedLayout (type: number): boolean {
+/**
+ * Types whose rdata is written field by field because it holds names: names the type allows
+ * to be compressed (RFC 3597 §4: the RFC 1035 types) are, and every name, compressed or not
+ * (DNAME, SRV targets), is remembered for later names to point at (RFC 1035 §4.1.4: a pointer
+ * to any prior occurrence).
+ */
+function nameLayout (type: number): boolean {
   const t = rdataType(type)
-  return t !== undefined && t.parse === undefined && t.check === undefined && t.fields.some(f => f.name?.compress === true)
+  return t !== undefined && t.parse === undefined && t.check === undefined && t.fields.some(f => f.name !== undefined)
 }
 
 /**
@@ -75,8 +80,7 @@ export class MessageWriter {
       const lengthAt = this.len
       this.u16(0)
       const start = this.len
-      if (compressedLayout(r.type)) this.compressedRdata(r.type, r.rdata)
-      else this.raw(r.rdata)
+      if (!nameLayout(r.type) || !this.rdataWithNames(r.type, r.rdata)) this.raw(r.rdata)
       const rdlength = this.len - start
       this.buf[lengthAt] = rdlength >> 8
       this.buf[lengthAt + 1] = rdlength & 0xff
@@ -171,15 +175,29 @@ export class MessageWriter {
     this.buf[this.len++] = 0
   }
 
-  private compressedRdata (type: number, rdata: Uint8Array): void {
-    const r = new ByteReader(rdata)
-    for (const f of rdataType(type)!.fields) {
-      const start = r.pos
-      f.skip(r)
-      const part = rdata.subarray(start, r.pos)
-      if (f.name !== undefined) this.name(part, f.name.compress)
-      else this.raw(part)
+  /**
+   * Write rdata field by field, its names compressed where the type allows; false (and nothing
+   * written) when the rdata does not follow the type's layout, for the caller to copy it as it is.
+   */
+  private rdataWithNames (type: number, rdata: Uint8Array): boolean {
+    const len = this.len
+    const added = this.added.length
+    try {
+      const r = new ByteReader(rdata)
+      for (const f of rdataType(type)!.fields) {
+        const start = r.pos
+        f.skip(r)
+        const part = rdata.subarray(start, r.pos)
+        if (f.name !== undefined) this.name(part, f.name.compress)
+        else this.raw(part)
+      }
+      if (r.remaining === 0) return true
+    } catch (err) {
+      if (err instanceof NoRoom) throw err
     }
+    this.len = len
+    for (const key of this.added.splice(added)) this.names.delete(key)
+    return false
   }
 }
 

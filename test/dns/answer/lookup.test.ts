@@ -12,6 +12,10 @@ import { parseZoneText } from '../../../src/zonefile/parser.ts'
 const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
 const TCP: Client = { ...UDP, transport: 'tcp' }
 
+/** A DNAME target of 196 octets: a name of 63 octets in front of it does not fit in 255. */
+const LONG = `${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}`
+const OVERFLOW = `${'e'.repeat(63)}.long.example.org.`
+
 /** A shared zone fixture (CoreDNS `lookup_test.go` style). */
 const ZONE = `$ORIGIN example.org.
 $TTL 3600
@@ -39,6 +43,9 @@ ns.sub       IN A     192.0.2.200
 _sip._tcp    IN SRV   10 5 5060 mail
 old          IN DNAME new.example.org.
 x.new        IN A     192.0.2.77
+self         IN CNAME self
+x.*.went     IN TXT   "under a wildcard"
+long         IN DNAME ${LONG}.example.org.
 `
 
 function index (): ZoneIndex {
@@ -99,6 +106,21 @@ const cases: Case[] = [
   { q: ['x.old.example.org.', 'A'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.', 'x.old.example.org. 3600 CNAME x.new.example.org.', 'x.new.example.org. 3600 A 192.0.2.77'] },
   { q: ['old.example.org.', 'DNAME'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.'] },
   { q: ['example.org.', 'ANY'], rcode: 0, answer: ['example.org. 3600 A 192.0.2.1'] },
+  // RFC 1034 §4.3.2 step 3a: ANY matches the CNAME, which is not followed.
+  { q: ['www.example.org.', 'ANY'], rcode: 0, answer: ['www.example.org. 3600 CNAME web.example.org.'] },
+  // A synthesized CNAME answers CNAME and ANY itself (RFC 6672 §3.2 with RFC 1034 §4.3.2 step 3a).
+  { q: ['x.old.example.org.', 'CNAME'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.', 'x.old.example.org. 3600 CNAME x.new.example.org.'] },
+  { q: ['y.old.example.org.', 'ANY'], rcode: 0, answer: ['old.example.org. 3600 DNAME new.example.org.', 'y.old.example.org. 3600 CNAME y.new.example.org.'] },
+  { q: ['y.old.example.org.', 'A'], rcode: 3, answer: ['old.example.org. 3600 DNAME new.example.org.', 'y.old.example.org. 3600 CNAME y.new.example.org.'], authority: [SOA] },
+  // RFC 6672 §2.2: a substitution longer than 255 octets is YXDOMAIN, the DNAME its proof.
+  { q: [OVERFLOW, 'A'], rcode: 6, answer: [`long.example.org. 3600 DNAME ${LONG}.example.org.`] },
+  // RFC 4592 §2.2.2: `*.went` exists as an empty non-terminal, so it matches with no data.
+  { q: ['y.went.example.org.', 'A'], rcode: 0, answer: [], authority: [SOA] },
+  { q: ['x.*.went.example.org.', 'TXT'], rcode: 0, answer: ['x.*.went.example.org. 3600 TXT "under a wildcard"'] },
+  { q: ['z.x.*.went.example.org.', 'A'], rcode: 3, answer: [], authority: [SOA] },
+  // A CNAME to itself is a loop (RFC 1034 §3.6.2).
+  { q: ['self.example.org.', 'A'], rcode: 2, aa: false },
+  { q: ['self.example.org.', 'CNAME'], rcode: 0, answer: ['self.example.org. 3600 CNAME self.example.org.'] },
   { q: ['example.com.', 'A'], rcode: 5, aa: false },
   { q: ['org.', 'SOA'], rcode: 5, aa: false }
 ]

@@ -57,6 +57,40 @@ describe('dns wire: messages', () => {
     assert.equal(ours.edns?.dnssecOk, true)
   })
 
+  it('points later names at names inside rdata that is itself never compressed (DNAME, RFC 6672 §2.5)', () => {
+    const target = `${'a'.repeat(60)}.${'b'.repeat(60)}.example.org.`
+    const w = new MessageWriter(512)
+    w.header(header)
+    w.question({ name: parseName('x.old.example.org.'), type: TYPE.A, class: 1 })
+    const dname = rd(TYPE.DNAME, target)
+    assert.ok(w.record(Section.Answer, { name: parseName('old.example.org.'), type: TYPE.DNAME, class: 1, ttl: 300, rdata: dname }))
+    const before = w.size
+    assert.ok(w.record(Section.Answer, { name: parseName('x.old.example.org.'), type: TYPE.CNAME, class: 1, ttl: 300, rdata: parseName(`x.${target}`) }))
+    // Owner: a pointer (2); type, class, TTL, length (10); rdata: "x" (2) and a pointer into the DNAME (2).
+    assert.equal(w.size - before, 16)
+    const bytes = w.finish()
+    const dnameAt = bytes.indexOf(60, 12 + 'x.old.example.org.'.length + 1 + 4)
+    assert.ok(dnameAt > 0)
+    // The DNAME's own rdata is written out in full.
+    assert.deepEqual(bytes.subarray(dnameAt, dnameAt + dname.length), dname)
+    const ours = decodeMessage(bytes)
+    assert.equal(formatRdata(TYPE.DNAME, ours.answers[0]!.rdata), target)
+    assert.equal(formatRdata(TYPE.CNAME, ours.answers[1]!.rdata), `x.${target}`)
+    const theirs = dnsPacket.decode(Buffer.from(bytes))
+    assert.equal((theirs.answers?.[1] as { data: string }).data, `x.${target}`.replace(/\.$/, ''))
+  })
+
+  it('copies rdata that does not follow its type\'s layout as it is, instead of throwing', () => {
+    const w = response()
+    const broken = new Uint8Array([0, 10, 4, 0x6d, 0x61]) // MX: a preference, then a name cut short
+    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.MX, class: 1, ttl: 300, rdata: broken }))
+    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.TXT, class: 1, ttl: 300, rdata: rd(TYPE.TXT, '"after"') }))
+    const bytes = w.finish()
+    const at = bytes.indexOf(0x6d, 12 + 17 + 4)
+    assert.deepEqual(bytes.subarray(at - 3, at + 2), broken)
+    assert.equal(bytes[7], 2, 'two answers')
+  })
+
   it('refuses a record that does not fit, leaving the message intact', () => {
     const w = response(100)
     const txt = { name: parseName('www.example.org.'), type: TYPE.TXT, class: 1, ttl: 300, rdata: rd(TYPE.TXT, `"${'x'.repeat(120)}"`) }
