@@ -60,8 +60,8 @@ export class ZoneData {
   private readonly below = new Map<string, number>()
   /** Zone transfers out: nobody when unset. */
   transfer: TransferPolicy | undefined
-  /** Prebuilt replies by question and client settings; emptied on every change. */
-  readonly replies = new Map<string, Uint8Array>()
+  /** Moves on every change applied in place: cached replies of an earlier epoch are stale. */
+  epoch = 0
   /** Where NOTIFY goes when the serial changes (RFC 1996). */
   notify: { host: string, port: number }[] = []
   /** The latest serial steps, oldest first, each following the one before (IXFR out). */
@@ -142,7 +142,7 @@ export class ZoneData {
     }
     this.serial = step.serialTo
     this.version = version
-    this.replies.clear()
+    this.epoch++
     this.remember(step)
   }
 

@@ -10,7 +10,11 @@ import type { ResponseRateLimiter } from './rate-limiter.ts'
  * IPv6 only, so `::` and `0.0.0.0` can be bound side by side.
  */
 export async function listenUdp (host: string, port: number, opts: QueryHandlerOptions, onError: (err: unknown) => void, limiter?: ResponseRateLimiter): Promise<Socket> {
-  const socket = createSocket(isIPv6(host) ? { type: 'udp6', ipv6Only: true } : { type: 'udp4' })
+  const family = isIPv6(host) ? 6 : 4
+  // Replies go to the address a query came from, always an IP literal: answering the socket's
+  // address lookup at once spares every send the default lookup's deferred callback.
+  const lookup = (address: string, _options: unknown, callback: (err: Error | null, address: string, family: number) => void): void => callback(null, address, family)
+  const socket = createSocket(family === 6 ? { type: 'udp6', ipv6Only: true, lookup } : { type: 'udp4', lookup })
   socket.on('message', (msg, rinfo) => {
     try {
       let response = handleQuery(msg, { transport: 'udp', address: rinfo.address, port: rinfo.port, family: rinfo.family === 'IPv6' ? 'IPv6' : 'IPv4' }, opts)

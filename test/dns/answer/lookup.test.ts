@@ -172,9 +172,9 @@ describe('dns protocol rules', () => {
     assert.equal(b.rd, false)
     assert.equal(a.rd, true)
     assert.equal(nameToString(b.questions[0]!.name), 'WWW.Example.ORG.')
-    assert.ok(idx.find(parseName('example.org.'))!.replies.size > 0)
+    assert.ok(idx.replies.size > 0)
     // The cached reply is byte for byte what a fresh lookup gives for the same request.
-    assert.deepEqual(handleQuery(again, UDP, { index: idx }), handleQuery(again, UDP, { index: index() }))
+    assert.deepEqual(Uint8Array.from(handleQuery(again, UDP, { index: idx })!), Uint8Array.from(handleQuery(again, UDP, { index: index() })!))
   })
 
   it('serves RD pools in their order: ROUND_ROBIN rotates, RANDOM shuffles, FIXED stays; such answers are not cached', () => {
@@ -188,8 +188,8 @@ describe('dns protocol rules', () => {
     assert.deepEqual(firsts, ['10.0.0.1', '10.0.0.2', '10.0.0.3', '10.0.0.1'])
     const fixed = [0, 1].map(() => decodeMessage(handleQuery(query('fx.pool.test.', 'A'), UDP, { index: pools })!).answers.map(show))
     assert.deepEqual(fixed[0], fixed[1])
-    const zone = pools.find(origin)!
-    assert.ok(![...zone.replies.keys()].some(k => k.includes('rr')), 'rotating answers are not cached')
+    assert.ok([...pools.replies.keys()].some(k => k.includes('fx')), 'fixed answers are cached')
+    assert.ok(![...pools.replies.keys()].some(k => k.includes('rr')), 'rotating answers are not cached')
   })
 
   it('truncates over UDP without EDNS and answers in full over TCP', () => {

@@ -63,7 +63,7 @@ describe('signed queries (RFC 8945)', () => {
     assert.ok(m.tsig !== undefined, 'the answer carries a TSIG')
     assert.equal(readTsig(m.tsig.record.rdata).error, 0)
     assert.ok(verifyResponse(response, q.mac), 'the MAC covers the request MAC and the answer')
-    assert.equal(idx.find(parseName('example.org.'))!.replies.size, 0, 'signed answers are not cached')
+    assert.equal(idx.replies.size, 0, 'signed answers are not cached')
   })
 
   it('keeps a signed answer within 512 octets over UDP without EDNS, TSIG included', () => {
