@@ -84,13 +84,15 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
   const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
   const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError) })
+  // Pending NOTIFY retries stop when the service closes.
+  const stopping = new AbortController()
   const notifyZone = (zone: ZoneData): void => {
     const soa = zone.apex?.rrsets.get(TYPE.SOA)
     if (soa === undefined) return
     const record = { name: zone.origin, type: TYPE.SOA, class: 1, ttl: soa.ttl, rdata: soa.rdata[0]! }
     for (const target of zone.notify) {
-      sendNotify(record, target).then((acked) => {
-        if (!acked) opts.logger.warn({ zone: nameToString(zone.origin), target }, 'NOTIFY not acknowledged')
+      sendNotify(record, target, { signal: stopping.signal }).then((acked) => {
+        if (!acked && !stopping.signal.aborted) opts.logger.warn({ zone: nameToString(zone.origin), target }, 'NOTIFY not acknowledged')
       }, (err: unknown) => opts.logger.warn({ err, target }, 'NOTIFY failed'))
     }
   }
@@ -103,6 +105,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     addresses: listeners.addresses,
     loaded,
     async close () {
+      stopping.abort()
       await sync.stop()
       await listeners.close()
     }

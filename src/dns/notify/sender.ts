@@ -15,6 +15,8 @@ export interface NotifyOptions {
   attempts?: number
   /** First wait for an answer, doubled after each attempt. */
   initialTimeoutMs?: number
+  /** Stops the retries (the service is shutting down); resolves false. */
+  signal?: AbortSignal
 }
 
 /** A NOTIFY request (RFC 1996 §3.7): opcode NOTIFY, AA, the zone's SOA question and answer. */
@@ -42,18 +44,22 @@ export async function sendNotify (soa: WireRecord, target: NotifyTarget, opts: N
       socket.bind(0, isIPv6(target.host) ? '::' : '0.0.0.0', () => resolve())
     })
     for (let attempt = 0; attempt < attempts; attempt++) {
+      if (opts.signal?.aborted === true) return false
       const acked = new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => {
-          socket.off('message', onMessage)
-          resolve(false)
-        }, timeout)
-        const onMessage = (msg: Buffer): void => {
-          if (msg.length < 12 || msg.readUInt16BE(0) !== id || (msg[2]! & 0x80) === 0 || ((msg[2]! >> 3) & 0xf) !== Opcode.NOTIFY) return
+        const done = (result: boolean): void => {
           clearTimeout(timer)
           socket.off('message', onMessage)
-          resolve(true)
+          opts.signal?.removeEventListener('abort', aborted)
+          resolve(result)
+        }
+        const aborted = (): void => done(false)
+        const timer = setTimeout(() => done(false), timeout)
+        const onMessage = (msg: Buffer): void => {
+          if (msg.length < 12 || msg.readUInt16BE(0) !== id || (msg[2]! & 0x80) === 0 || ((msg[2]! >> 3) & 0xf) !== Opcode.NOTIFY) return
+          done(true)
         }
         socket.on('message', onMessage)
+        opts.signal?.addEventListener('abort', aborted)
       })
       socket.send(message, target.port, target.host)
       if (await acked) return true

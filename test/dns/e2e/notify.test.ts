@@ -5,6 +5,7 @@
  * hears nothing.
  */
 import assert from 'node:assert/strict'
+import { createSocket } from 'node:dgram'
 import type { Socket } from 'node:dgram'
 import type { AddressInfo, Server } from 'node:net'
 import { after, before, describe, it } from 'node:test'
@@ -64,6 +65,21 @@ describe('NOTIFY in over UDP and TCP', () => {
     assert.equal(heard[0]!.serial, 7)
     assert.equal(heard[0]!.client.transport, 'udp')
     assert.equal(heard[0]!.client.address, '127.0.0.1')
+  })
+
+  it('stops retrying a NOTIFY nobody answers when told to (service shutdown)', async () => {
+    const silent = createSocket('udp4')
+    await new Promise<void>(resolve => silent.bind(0, '127.0.0.1', resolve))
+    try {
+      const stopping = new AbortController()
+      const sent = sendNotify(soa('example.net.', 9), { host: '127.0.0.1', port: silent.address().port }, { attempts: 5, initialTimeoutMs: 60_000, signal: stopping.signal })
+      setTimeout(() => stopping.abort(), 20)
+      // Without the abort the first wait alone would last a minute.
+      const outcome = await Promise.race([sent, new Promise(resolve => setTimeout(resolve, 10_000, 'still waiting').unref())])
+      assert.equal(outcome, false)
+    } finally {
+      silent.close()
+    }
   })
 
   it('answers NOTIFY over TCP', async () => {
