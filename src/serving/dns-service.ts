@@ -1,18 +1,19 @@
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import type { QueryCapture } from '../dns/server/query-capture.ts'
+import { requestFlags, responseFlags, type QueryCapture } from '../dns/server/query-capture.ts'
 import { listenAll, type BoundAddress } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import type { TcpLimits } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { SecretBox } from '../auth/secrets.ts'
 import { answerTransfer } from '../dns/answer/axfr.ts'
-import { TYPE } from '../dns/wire/constants.ts'
+import { Opcode, TYPE } from '../dns/wire/constants.ts'
 import { decodeMessage } from '../dns/wire/message.ts'
 import { ipBytes } from '../zones/sections.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
-import { nameToString } from '../zone/name.ts'
+import { nameToString, wireKey } from '../zone/name.ts'
+import { isIPv6 } from 'node:net'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
 
@@ -43,8 +44,8 @@ export interface DnsServiceOptions {
   secrets: SecretBox
 }
 
-/** AXFR and IXFR over TCP: answered from the index, framed, written in order. */
-function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
+/** AXFR and IXFR over TCP: answered from the index, framed, written in order, and captured. */
+function transferHandler (index: ZoneIndex, onError: (err: unknown) => void, capture?: QueryCapture) {
   return async (request: Uint8Array, socket: NetSocket): Promise<boolean> => {
     if (request.length < 12) return false
     let message
@@ -58,12 +59,19 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void) {
     const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
     const client = ipBytes(address) ?? new Uint8Array(0)
     try {
-      for (const m of answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })) {
+      const messages = answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })
+      let size = 0
+      for (const m of messages) {
         const frame = Buffer.allocUnsafe(2 + m.length)
         frame.writeUInt16BE(m.length, 0)
         frame.set(m, 2)
+        size += m.length
         if (!socket.write(frame)) await new Promise(resolve => socket.once('drain', resolve))
       }
+      const first = messages[0]!
+      const from: Client = { transport: 'tcp', address, port: socket.remotePort ?? 0, family: isIPv6(address) ? 'IPv6' : 'IPv4' }
+      capture?.query(from, index.get(q.name)?.originKey, wireKey(q.name), q.type, Opcode.QUERY, first[3]! & 0xf, request.length, size,
+        requestFlags(request[2]!, request[3]!, message.edns !== undefined, message.edns?.dnssecOk === true) | responseFlags(first))
     } catch (err) {
       onError(err)
       socket.destroy()
@@ -83,7 +91,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
   const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
   const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
-  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError) })
+  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture) })
   // Pending NOTIFY retries stop when the service closes.
   const stopping = new AbortController()
   const notifyZone = (zone: ZoneData): void => {
