@@ -97,7 +97,7 @@ export interface ZonalRunning extends Running {
 
 /** Spawn Zonal's DNS server over the store in `dir`; resolves once it listens. */
 export async function startZonal (dir: string, nodeFlags: string[] = []): Promise<ZonalRunning> {
-  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--expose-gc', ...nodeFlags, '--import', 'tsx', join(root, 'bench/dns/server.ts'), 'serve', dir])
+  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, '--import', 'tsx', join(root, 'bench/dns/server.ts'), 'serve', dir])
   const spawnedAt = performance.now()
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ZONAL_DNS_RRL: '0' } })
   const next = lineReader(child, 'zonal dns')

@@ -60,7 +60,7 @@ interface Served {
 const SOA = 6
 
 /** Rrsets read per query when a zone is loaded whole. */
-const PAGE = 2000
+const PAGE = 5000
 
 /** Whether `steps` lead one after another from serial `from` to serial `to`, without a reset. */
 function chains (steps: readonly ZoneChange[], from: number, to: number): steps is Extract<ZoneChange, { reset: false }>[] {
@@ -270,6 +270,7 @@ export class ZoneSync {
 
   /** Load a zone whole, a page of rrsets at a time, with the journal steps IXFR may serve. */
   private async load (zone: ZoneVersion, source: ZoneVersion, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord): Promise<ZoneData> {
+    const alias = source !== zone
     const data = new ZoneData(origin, source.serial, zone.version)
     let after: { ownerKey: string, type: number } | undefined
     for (;;) {
@@ -277,7 +278,8 @@ export class ZoneSync {
       for (const rrset of page) {
         const owner = parseName(rrset.ownerName)
         const order = poolOrder(rrset.profile)
-        for (const rdata of rrset.rdata) data.add(rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata }), order)
+        if (!alias) data.addRrset(owner, rrset.type, rrset.ttl, rrset.rdata, order)
+        else for (const rdata of rrset.rdata) data.add(rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata }), order)
       }
       if (page.length < PAGE) break
       const last = page[page.length - 1]!

@@ -100,6 +100,23 @@ export class ZoneData {
     }
   }
 
+  /** Add a whole rrset (a zone being loaded): one node lookup for all its records. */
+  addRrset (owner: WireName, type: number, ttl: number, rdata: readonly Uint8Array[], order?: ServedRrset['order']): void {
+    const key = wireKey(owner)
+    let node = this.nodes.get(key)
+    if (node === undefined) {
+      node = { owner, rrsets: new Map() }
+      this.nodes.set(key, node)
+      this.countBelow(owner, 1)
+    }
+    const existing = node.rrsets.get(type)
+    if (existing === undefined) node.rrsets.set(type, { ttl, rdata: [...rdata], ...(order === undefined ? {} : { order }) })
+    else {
+      existing.rdata.push(...rdata)
+      if (ttl < existing.ttl) existing.ttl = ttl
+    }
+  }
+
   /** Remove one record (same owner, type and rdata octets); returns whether it was there. */
   remove (r: ZoneRecord): boolean {
     const key = wireKey(r.owner)

@@ -136,7 +136,7 @@ export class SqlRrsetStore implements RrsetStore {
 
   async listWire (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]> {
     const rows = await this.page(this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_wire', 'profile']), zoneId, limit, after)
-    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(new Uint8Array(r.rdata_wire)), profile: r.profile }))
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(r.rdata_wire), profile: r.profile }))
   }
 
   /** One keyset page of a zone's rrsets in canonical order, after a position. */
