@@ -31,6 +31,9 @@ export class MessageWriter {
   private readonly counts = [0, 0, 0, 0]
   private section = 0
   private added: string[] = []
+  /** The last name written from its first label on, and where: the same name again (records of one owner) points there. */
+  private lastName: Uint8Array | undefined
+  private lastNameAt = 0
 
   constructor (readonly maxSize: number) {
     const size = Math.min(maxSize, 65535)
@@ -125,6 +128,7 @@ export class MessageWriter {
       if (!(err instanceof NoRoom)) throw err
       this.len = len
       for (const key of this.added) this.names.delete(key)
+      this.lastName = undefined
       return false
     }
     this.counts[section]!++
@@ -154,6 +158,10 @@ export class MessageWriter {
 
   /** Write a name, pointing to an earlier copy of its longest known suffix. */
   private name (name: Uint8Array, compress: boolean): void {
+    if (compress && name === this.lastName) {
+      this.u16(0xc000 | this.lastNameAt)
+      return
+    }
     let i = 0
     while (name[i] !== 0 && i < name.length) {
       const suffix = name.subarray(i)
@@ -166,6 +174,10 @@ export class MessageWriter {
       if (this.len < 0x4000 && !this.names.has(key)) {
         this.names.set(key, this.len)
         this.added.push(key)
+      }
+      if (i === 0 && this.len < 0x4000) {
+        this.lastName = name
+        this.lastNameAt = this.len
       }
       const labelLength = name[i]!
       this.raw(name.subarray(i, i + labelLength + 1))
@@ -197,6 +209,7 @@ export class MessageWriter {
     }
     this.len = len
     for (const key of this.added.splice(added)) this.names.delete(key)
+    this.lastName = undefined
     return false
   }
 }
