@@ -24,7 +24,7 @@ for (const engine of await engineCases()) {
       const zone = await storeZone(store, 'acme', 'big.example.org.', text)
       const pages: number[] = []
       const counting: Store = Object.create(store, {
-        rrsets: { value: { ...store.rrsets, list: async (...args: Parameters<Store['rrsets']['list']>) => { pages.push(args[1]); return await store.rrsets.list(...args) } } }
+        rrsets: { value: { ...store.rrsets, listWire: async (...args: Parameters<Store['rrsets']['listWire']>) => { pages.push(args[1]); return await store.rrsets.listWire(...args) } } }
       })
       const createdAt = new Date('2026-05-06T07:08:09.000Z')
       const out = await storedZoneText(counting, (await store.zones.findById(zone.id))!, createdAt)
