@@ -1,4 +1,4 @@
-import { isSubdomain, parentName, wireKey, type WireName } from '../../zone/name.ts'
+import { isSubdomain, wireKey, type WireName } from '../../zone/name.ts'
 import { TYPE } from '../wire/constants.ts'
 import type { WireRecord } from '../wire/message.ts'
 import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
@@ -52,13 +52,16 @@ function orderedRdata (rrset: ServedRrset): Uint8Array[] {
   return out
 }
 
-/** Names from `name` up to but not including `origin`, top-most first. */
-function ancestorsBelowApex (name: WireName, origin: WireName): WireName[] {
-  const out: WireName[] = []
-  let n = name
-  while (n.length > origin.length) {
-    out.push(n)
-    n = parentName(n)
+/**
+ * Where each name from `name` up to but not including `origin` starts in `name`, top-most
+ * first (the key of each is the same suffix of the name's key: no key is built per label).
+ */
+function ancestorOffsets (name: WireName, origin: WireName): number[] {
+  const out: number[] = []
+  let at = 0
+  while (name.length - at > origin.length) {
+    out.push(at)
+    at += name[at]! + 1
   }
   return out.reverse()
 }
@@ -92,17 +95,17 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
 
     // Delegations and DNAMEs above the name (RFC 1034 §4.3.2 step 3b; RFC 6672 §3.2).
     let redirected = false
-    for (const anc of ancestorsBelowApex(name, zone.origin)) {
-      const node = zone.node(anc)
+    for (const at of ancestorOffsets(name, zone.origin)) {
+      const node = zone.nodeByKey(at === 0 ? key : key.slice(at))
       if (node === undefined) continue
-      const exact = anc.length === name.length
+      const exact = at === 0
       // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1).
       if (node.rrsets.has(TYPE.NS) && !(exact && qtype === TYPE.DS)) return { kind: 'delegation', zone, cut: node, answer }
       const dname = node.rrsets.get(TYPE.DNAME)
       if (dname !== undefined && !exact) {
         const target = dname.rdata[0]!
         answer.push(...rrsetRecords(node.owner, TYPE.DNAME, dname))
-        const next = substitute(name, anc, target)
+        const next = substitute(name, name.subarray(at), target)
         // RFC 6672 §2.2: YXDOMAIN, with the DNAME in the answer as its proof.
         if (next === undefined) return { kind: 'yxdomain', zone, answer }
         answer.push({ name, type: TYPE.CNAME, class: 1, ttl: dname.ttl, rdata: next })
@@ -117,17 +120,17 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
     }
     if (redirected) continue
 
-    let node = zone.node(name)
+    let node = zone.nodeByKey(key)
     let owner = name
     if (node === undefined) {
-      if (zone.exists(name)) return { kind: 'nodata', zone, answer }
+      if (zone.existsByKey(key)) return { kind: 'nodata', zone, answer }
       // RFC 4592 §3.3.1: the source of synthesis is `*` at the closest encloser.
-      let encloser = parentName(name)
-      while (encloser.length > zone.origin.length && !zone.exists(encloser)) encloser = parentName(encloser)
-      const source = new Uint8Array([1, 0x2a, ...encloser])
-      const wild = zone.node(source)
+      let at = name[0]! + 1
+      while (name.length - at > zone.origin.length && !zone.existsByKey(key.slice(at))) at += name[at]! + 1
+      const source = '\x01*' + key.slice(at)
+      const wild = zone.nodeByKey(source)
       // RFC 4592 §2.2.2, §3.3.1: a wildcard that is an empty non-terminal still matches, with no data.
-      if (wild === undefined) return zone.exists(source) ? { kind: 'nodata', zone, answer } : { kind: 'nxdomain', zone, answer }
+      if (wild === undefined) return zone.existsByKey(source) ? { kind: 'nodata', zone, answer } : { kind: 'nxdomain', zone, answer }
       node = wild
       owner = name
     }

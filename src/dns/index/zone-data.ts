@@ -194,7 +194,16 @@ export class ZoneData {
 
   /** Whether the name exists: it owns records or names below it do. */
   exists (name: WireName): boolean {
-    const key = wireKey(name)
+    return this.existsByKey(wireKey(name))
+  }
+
+  /** {@link node} by the name's wire key. */
+  nodeByKey (key: string): ZoneNode | undefined {
+    return this.nodes.get(key)
+  }
+
+  /** {@link exists} by the name's wire key. */
+  existsByKey (key: string): boolean {
     return this.nodes.has(key) || this.below.has(key)
   }
 

@@ -105,7 +105,7 @@ export class MessageWriter {
       p += o.data.length
     }
     const ttl = ((edns.extendedRcode & 0xff) << 24 | (edns.version & 0xff) << 16 | (edns.dnssecOk ? 0x8000 : 0)) >>> 0
-    return this.record(Section.Additional, { name: new Uint8Array([0]), type: TYPE.OPT, class: edns.udpSize, ttl, rdata })
+    return this.record(Section.Additional, { name: ROOT, type: TYPE.OPT, class: edns.udpSize, ttl, rdata })
   }
 
   /** The message; counts are filled in. The writer must not be used afterwards. */
@@ -162,10 +162,11 @@ export class MessageWriter {
       this.u16(0xc000 | this.lastNameAt)
       return
     }
+    // The key of each suffix is the same suffix of the whole name's key.
+    const whole = name[0] === 0 ? '' : wireKey(name)
     let i = 0
     while (name[i] !== 0 && i < name.length) {
-      const suffix = name.subarray(i)
-      const key = wireKey(suffix)
+      const key = i === 0 ? whole : whole.slice(i)
       const at = compress ? this.names.get(key) : undefined
       if (at !== undefined) {
         this.u16(0xc000 | at)
@@ -215,6 +216,8 @@ export class MessageWriter {
 }
 
 class NoRoom extends Error {}
+
+const ROOT = new Uint8Array([0])
 
 /**
  * One scratch buffer for every message being built: messages are built synchronously, one at a
