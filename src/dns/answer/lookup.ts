@@ -88,6 +88,8 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
   let name = qname
   const zone = index.find(name)
   if (zone === undefined) return { kind: 'refused' }
+  // A zone without its SOA has no data yet (a secondary never transferred): SERVFAIL, as BIND.
+  if (zone.apex?.rrsets.has(TYPE.SOA) !== true) return { kind: 'servfail', reason: 'zone not loaded' }
   for (let step = 0; step <= MAX_CHAIN; step++) {
     const key = wireKey(name)
     if (seen.has(key)) return { kind: 'servfail', reason: 'CNAME loop' }

@@ -192,6 +192,17 @@ describe('dns protocol rules', () => {
     assert.ok(![...pools.replies.keys()].some(k => k.includes('rr')), 'rotating answers are not cached')
   })
 
+  it('answers SERVFAIL for a zone with no data yet (a secondary never transferred)', () => {
+    const empty = new ZoneIndex()
+    empty.set(new ZoneData(parseName('second.test.'), 0, 1))
+    for (const name of ['second.test.', 'www.second.test.']) {
+      const res = decodeMessage(handleQuery(query(name, 'A'), UDP, { index: empty })!)
+      assert.equal(res.rcode, 2)
+      assert.equal(res.aa, false)
+    }
+    assert.equal(empty.replies.size, 0, 'not cached: the transfer may arrive any moment')
+  })
+
   it('truncates over UDP without EDNS and answers in full over TCP', () => {
     const origin = parseName('big.test.')
     let text = '$TTL 60\n@ IN SOA ns h 1 1 1 1 1\n@ IN NS ns\nns IN A 192.0.2.1\n'
