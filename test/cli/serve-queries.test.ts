@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/config.ts'
 import { decodeMessage } from '../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../src/dns/wire/writer.ts'
 import { parseName } from '../../src/zone/name.ts'
-import { tcpExchange, udpExchange } from '../helpers/dns-client.ts'
+import { tcpExchange, udpExchange } from '../helpers/dns-clients.ts'
 import { freshDatabase, type TestDatabase } from '../helpers/engines.ts'
 
 function query (name: string, type: number): Uint8Array {

@@ -21,7 +21,7 @@ import { MessageWriter } from '../../../src/dns/wire/writer.ts'
 import { parseName, wireKey } from '../../../src/zone/name.ts'
 import { parseTypeName } from '../../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
-import { tcpExchange, udpExchange } from '../../helpers/dns-client.ts'
+import { tcpExchange, udpExchange } from '../../helpers/dns-clients.ts'
 
 const NODE = 'ns-test-1'
 let many = ''

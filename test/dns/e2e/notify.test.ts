@@ -19,7 +19,7 @@ import { Opcode, TYPE } from '../../../src/dns/wire/constants.ts'
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
-import { tcpExchange, udpExchange } from '../../helpers/dns-client.ts'
+import { tcpExchange, udpExchange } from '../../helpers/dns-clients.ts'
 
 function secondary (origin: string, primary: string): ZoneData {
   const o = parseName(origin)
