@@ -1,0 +1,170 @@
+import { recordChange, type Actor } from '../audit/recorder.ts'
+import { ZonalError } from '../errors/catalog.ts'
+import type { ZoneRow } from '../store/schema.ts'
+import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import { normalizeZone } from '../zone/checks/index.ts'
+import { canonicalSortKey, nameToString, parseName } from '../zone/name.ts'
+import { formatRdata } from '../zone/rdata/index.ts'
+import type { ZoneRecord } from '../zone/record.ts'
+import { countRecords, toStoredRrsets } from './records.ts'
+import { journalReset } from './serial-bump.ts'
+
+/** What a zone transfer brought (the transfer client's result, in the domain's terms). */
+export type TransferredZone =
+  | { kind: 'full', serial: number, records: ZoneRecord[] }
+  | { kind: 'incremental', serial: number, steps: { serialFrom: number, serialTo: number, removed: ZoneRecord[], added: ZoneRecord[] }[] }
+  | { kind: 'current', serial: number }
+
+/** `transferStatusDetails` as the spec shows it (times `MM/dd/yy hh:mm:ss AM/PM GMT`). */
+export interface TransferStatus {
+  lastRefresh?: string
+  nextRefresh?: string
+  lastRefreshStatus: 'IN_PROGRESS' | 'SUCCESSFUL' | 'FAILED'
+  lastRefreshStatusMessage: string
+}
+
+const pad = (n: number): string => String(n).padStart(2, '0')
+
+/** A time in the spec's `transferStatusDetails` shape: `11/22/26 03:04:05 PM GMT`. */
+export function transferTime (t: Date): string {
+  const h = t.getUTCHours()
+  const hour12 = h % 12 === 0 ? 12 : h % 12
+  return `${pad(t.getUTCMonth() + 1)}/${pad(t.getUTCDate())}/${pad(t.getUTCFullYear() % 100)} ${pad(hour12)}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'} GMT`
+}
+
+/** The actor of transfers the service makes on its own (refresh timers, NOTIFY). */
+export const TRANSFER_ACTOR: Actor = { user: 'zonal', ipAddress: null }
+
+async function lockSecondary (tx: Store, zoneId: string): Promise<ZoneWithAccount> {
+  const zone = await tx.zones.lockById(zoneId)
+  if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+  return zone
+}
+
+/** Rrsets keyed by owner key and type, for applying differences. */
+function rrsetKey (ownerKey: string, type: number): string {
+  return `${ownerKey}/${type}`
+}
+
+function sameRdata (a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i])
+}
+
+/**
+ * Apply IXFR differences to the stored rrsets (RFC 1995 §4: each step's removals, then its
+ * additions), in the caller's transaction; returns the record count change.
+ */
+async function applySteps (tx: Store, zoneId: string, steps: Extract<TransferredZone, { kind: 'incremental' }>['steps']): Promise<number> {
+  const touched = new Map<string, StoredRrset | null>()
+  const current = async (owner: Uint8Array, type: number): Promise<StoredRrset | null> => {
+    const ownerKey = canonicalSortKey(owner)
+    const key = rrsetKey(ownerKey, type)
+    if (!touched.has(key)) touched.set(key, (await tx.rrsets.get(zoneId, ownerKey, type)) ?? null)
+    return touched.get(key)!
+  }
+  let delta = 0
+  for (const step of steps) {
+    for (const r of step.removed) {
+      const set = await current(r.owner, r.type)
+      const at = set === null ? -1 : set.rdata.findIndex(d => sameRdata(d, r.rdata))
+      if (set === null || at < 0) continue
+      set.rdata.splice(at, 1)
+      set.rdataText.splice(at, 1)
+      delta--
+    }
+    for (const r of step.added) {
+      const ownerKey = canonicalSortKey(r.owner)
+      let set = await current(r.owner, r.type)
+      if (set === null) {
+        set = { ownerKey, ownerName: nameToString(r.owner), type: r.type, ttl: r.ttl, rdata: [], rdataText: [], profile: null }
+        touched.set(rrsetKey(ownerKey, r.type), set)
+      }
+      set.ttl = r.ttl
+      if (set.rdata.some(d => sameRdata(d, r.rdata))) continue
+      set.rdata.push(r.rdata)
+      set.rdataText.push(formatRdata(r.type, r.rdata))
+      delta++
+    }
+  }
+  for (const set of touched.values()) {
+    if (set === null) continue
+    if (set.rdata.length === 0) await tx.rrsets.delete(zoneId, set.ownerKey, set.type)
+    else await tx.rrsets.replace(zoneId, set)
+  }
+  return delta
+}
+
+/**
+ * Make a transfer's result the zone's data, in one transaction (issue 7: the served copy switches
+ * only when the whole transfer arrived and validated; the caller validated it): a full copy
+ * replaces every rrset (journalled as a reset), IXFR differences are applied and journalled as
+ * they came, an up-to-date answer changes nothing but the status. The status becomes SUCCESSFUL.
+ *
+ * @throws ZonalError ZONE_NOT_FOUND when the zone went away meanwhile.
+ */
+export async function applyTransfer (store: Store, zoneId: string, transferred: TransferredZone, now: Date, nextRefresh: Date | undefined): Promise<ZoneRow> {
+  return await store.transaction(async (tx) => {
+    const zone = await lockSecondary(tx, zoneId)
+    const status: TransferStatus = {
+      lastRefresh: transferTime(now),
+      ...(nextRefresh === undefined ? {} : { nextRefresh: transferTime(nextRefresh) }),
+      lastRefreshStatus: 'SUCCESSFUL',
+      lastRefreshStatusMessage: transferred.kind === 'current' ? `Zone is up to date at serial ${transferred.serial}` : `Transferred serial ${transferred.serial}`
+    }
+    if (transferred.kind === 'current') return await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+    if (transferred.kind === 'full') {
+      const origin = parseName(zone.name)
+      const rrsets = toStoredRrsets(normalizeZone(transferred.records, origin).records)
+      await tx.rrsets.deleteAll(zoneId)
+      await tx.rrsets.insertMany(zoneId, rrsets)
+      const updated = await tx.zones.update(zoneId, { serial: transferred.serial, record_count: countRecords(rrsets), transfer_status: JSON.stringify(status) })
+      await journalReset(tx, zone, updated)
+      return updated
+    }
+    const delta = await applySteps(tx, zoneId, transferred.steps)
+    let updated = zone as ZoneRow
+    for (const step of transferred.steps) {
+      updated = await tx.zones.update(zoneId, { serial: step.serialTo })
+      await tx.zoneChanges.append(zoneId, { version: updated.version, serialFrom: step.serialFrom, serialTo: step.serialTo, reset: false, removed: step.removed, added: step.added })
+    }
+    return await tx.zones.update(zoneId, { record_count: Number(zone.record_count) + delta, transfer_status: JSON.stringify(status) })
+  })
+}
+
+/** Mark a transfer as started (`IN_PROGRESS`), keeping the last refresh time. */
+export async function markTransferStarted (store: Store, zoneId: string): Promise<void> {
+  await store.transaction(async (tx) => {
+    const zone = await lockSecondary(tx, zoneId)
+    const before = zone.transfer_status === null ? {} : JSON.parse(zone.transfer_status) as Partial<TransferStatus>
+    const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: 'Zone transfer in progress' }
+    await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+  })
+}
+
+/**
+ * Record a failed transfer: the status becomes FAILED with the reason, and an audit record
+ * (objectType PRIMARY_NAMESERVER, changeType ZONE_TRANSFER_FAILURE, the primary's address as
+ * object, the zone as parent, detail.others `[{name: "reason", value}]`) is written in the same
+ * transaction, for the spec's transfer failure report. `lastRefresh` is the time of the attempt.
+ */
+export async function recordTransferFailure (store: Store, zoneId: string, primary: string, reason: string, now: Date, nextRefresh: Date | undefined): Promise<void> {
+  await store.transaction(async (tx) => {
+    const zone = await lockSecondary(tx, zoneId)
+    const status: TransferStatus = {
+      lastRefresh: transferTime(now),
+      ...(nextRefresh === undefined ? {} : { nextRefresh: transferTime(nextRefresh) }),
+      lastRefreshStatus: 'FAILED',
+      lastRefreshStatusMessage: reason
+    }
+    await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+    await recordChange(tx, TRANSFER_ACTOR, {
+      accountId: zone.account_id,
+      accountName: zone.account_name,
+      objectType: 'PRIMARY_NAMESERVER',
+      changeType: 'ZONE_TRANSFER_FAILURE',
+      object: primary,
+      parent: zone.name,
+      others: [{ name: 'reason', value: reason }]
+    })
+  })
+}

@@ -1,0 +1,102 @@
+/**
+ * A transfer's result becomes a secondary zone's data in one transaction (both engines): a full
+ * copy replaces the rrsets, IXFR differences are applied and journalled, an up-to-date answer
+ * only moves the status; a failure sets FAILED and writes the ZONE_TRANSFER_FAILURE audit record.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import type { Store } from '../../src/store/store.ts'
+import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
+import type { ZoneRecord } from '../../src/zone/record.ts'
+import { withSoaSerial } from '../../src/zones/serial-bump.ts'
+import { applyTransfer, markTransferStarted, recordTransferFailure, transferTime } from '../../src/zones/secondary-transfer.ts'
+import { parseZoneText } from '../../src/zonefile/parser.ts'
+import { engineCases, freshStore } from '../helpers/engines.ts'
+import { storeZone } from '../helpers/stored-zones.ts'
+
+const ORIGIN = parseName('sec.test.')
+const ZONE = `$ORIGIN sec.test.
+$TTL 3600
+@    IN SOA ns1 hostmaster 7 3600 900 604800 300
+@    IN NS  ns1
+ns1  IN A   192.0.2.53
+www  IN A   192.0.2.80
+www  IN A   192.0.2.81
+`
+const records = (text: string): ZoneRecord[] => parseZoneText(text, { origin: ORIGIN, includes: 'refuse' }).records
+const NOW = new Date('2026-11-22T15:04:05Z')
+const NEXT = new Date('2026-11-22T16:04:05Z')
+
+describe('transfer status times', () => {
+  it('are written MM/dd/yy hh:mm:ss AM/PM GMT', () => {
+    assert.equal(transferTime(NOW), '11/22/26 03:04:05 PM GMT')
+    assert.equal(transferTime(new Date('2027-01-02T00:30:00Z')), '01/02/27 12:30:00 AM GMT')
+    assert.equal(transferTime(new Date('2027-01-02T12:00:09Z')), '01/02/27 12:00:09 PM GMT')
+  })
+})
+
+for (const engine of await engineCases()) {
+  describe(`${engine.name}: applying zone transfers to a secondary zone`, { skip: engine.skip }, () => {
+    let store: Store
+    let close: () => Promise<void>
+    let zoneId: string
+    before(async () => {
+      ({ store, close } = await freshStore(engine.name))
+      await store.accounts.create('acme')
+      zoneId = (await storeZone(store, 'acme', 'sec.test.', '', { type: 'SECONDARY' })).id
+    })
+    after(async () => await close?.())
+
+    const status = async (): Promise<Record<string, string>> => JSON.parse((await store.zones.findById(zoneId))!.transfer_status!) as Record<string, string>
+
+    it('takes a full copy: every rrset, the serial, the record count, a journal reset, SUCCESSFUL', async () => {
+      await markTransferStarted(store, zoneId)
+      assert.equal((await status()).lastRefreshStatus, 'IN_PROGRESS')
+      const updated = await applyTransfer(store, zoneId, { kind: 'full', serial: 7, records: records(ZONE) }, NOW, NEXT)
+      assert.equal(updated.serial, 7)
+      assert.equal(updated.record_count, 5)
+      const www = await store.rrsets.get(zoneId, canonicalSortKey(parseName('www.sec.test.')), 1)
+      assert.deepEqual(www?.rdataText, ['192.0.2.80', '192.0.2.81'])
+      assert.deepEqual(await status(), { lastRefresh: '11/22/26 03:04:05 PM GMT', nextRefresh: '11/22/26 04:04:05 PM GMT', lastRefreshStatus: 'SUCCESSFUL', lastRefreshStatusMessage: 'Transferred serial 7' })
+      const [last] = await store.zoneChanges.latest(zoneId, 1)
+      assert.equal(last?.reset, true)
+    })
+
+    it('applies IXFR differences and journals each step', async () => {
+      const soa = records(ZONE).find(r => r.type === 6)!
+      const soaAt = (serial: number): ZoneRecord => ({ ...soa, rdata: withSoaSerial(soa.rdata, serial) })
+      const step = { serialFrom: 7, serialTo: 8, removed: [soaAt(7), ...records('www 3600 IN A 192.0.2.80\n')], added: [soaAt(8), ...records('mail 300 IN A 192.0.2.25\n')] }
+      const updated = await applyTransfer(store, zoneId, { kind: 'incremental', serial: 8, steps: [step] }, NOW, NEXT)
+      assert.equal(updated.serial, 8)
+      assert.equal(updated.record_count, 5)
+      assert.deepEqual((await store.rrsets.get(zoneId, canonicalSortKey(parseName('www.sec.test.')), 1))?.rdataText, ['192.0.2.81'])
+      assert.deepEqual((await store.rrsets.get(zoneId, canonicalSortKey(parseName('mail.sec.test.')), 1))?.rdataText, ['192.0.2.25'])
+      assert.match((await store.rrsets.get(zoneId, canonicalSortKey(ORIGIN), 6))!.rdataText[0]!, / 8 3600 /)
+      const [last] = await store.zoneChanges.latest(zoneId, 1)
+      assert.ok(last !== undefined && !last.reset)
+      assert.equal(last.serialFrom, 7)
+      assert.equal(last.serialTo, 8)
+      assert.equal(last.added.length, 2)
+    })
+
+    it('moves only the status when the zone is up to date', async () => {
+      const version = (await store.zones.findById(zoneId))!.version
+      await applyTransfer(store, zoneId, { kind: 'current', serial: 8 }, NOW, NEXT)
+      assert.equal((await status()).lastRefreshStatusMessage, 'Zone is up to date at serial 8')
+      assert.equal((await store.zones.findById(zoneId))!.serial, 8)
+      assert.deepEqual((await store.zoneChanges.since(zoneId, version, 10)), [])
+    })
+
+    it('records a failure: FAILED with the reason, and the audit record of the failure report', async () => {
+      await recordTransferFailure(store, zoneId, '127.0.0.1:15353', 'Connection refused by 127.0.0.1:15353', NOW, NEXT)
+      assert.deepEqual(await status(), { lastRefresh: '11/22/26 03:04:05 PM GMT', nextRefresh: '11/22/26 04:04:05 PM GMT', lastRefreshStatus: 'FAILED', lastRefreshStatusMessage: 'Connection refused by 127.0.0.1:15353' })
+      const [audit] = await store.audit.recent(1, 'ZONE_TRANSFER_FAILURE')
+      assert.equal(audit?.object_type, 'PRIMARY_NAMESERVER')
+      assert.equal(audit?.object, '127.0.0.1:15353')
+      assert.equal(audit?.parent, 'sec.test.')
+      assert.deepEqual(JSON.parse(audit.detail).others, [{ name: 'reason', value: 'Connection refused by 127.0.0.1:15353' }])
+      // The data stays as it was.
+      assert.equal((await store.zones.findById(zoneId))!.serial, 8)
+    })
+  })
+}
