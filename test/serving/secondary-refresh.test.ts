@@ -1,0 +1,121 @@
+/**
+ * Secondary zones refreshed from their primaries (both engines), with a transfer function that
+ * stands in for the network: a new zone is transferred at once (AXFR), a requested refresh asks
+ * for IXFR from the zone's serial, primaries are tried in order and every failed attempt leaves
+ * its audit record, a zone past its SOA expire time is reported expired until a transfer succeeds,
+ * suspended zones are left alone.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { SecretBox } from '../../src/auth/secrets.ts'
+import { SecondaryRefresher, type PrimarySource, type TransferFn } from '../../src/serving/secondary-refresh.ts'
+import type { Store } from '../../src/store/store.ts'
+import { canonicalSortKey, nameToString, parseName } from '../../src/zone/name.ts'
+import type { TransferredZone } from '../../src/zones/secondary-transfer.ts'
+import { parseZoneText } from '../../src/zonefile/parser.ts'
+import { engineCases, freshStore } from '../helpers/engines.ts'
+
+const silent = { info: () => {}, warn: () => {}, error: () => {} }
+
+/** A zone whose SOA asks for a refresh every 600 s, a retry every second and expiry after 2 s. */
+function zoneText (serial: number, extra = ''): string {
+  return `$ORIGIN sec.test.\n$TTL 300\n@ IN SOA ns1 hostmaster ${serial} 600 1 2 300\n@ IN NS ns1\nns1 IN A 192.0.2.53\n${extra}`
+}
+
+async function eventually (check: () => Promise<boolean> | boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms
+  while (Date.now() < end) {
+    if (await check()) return
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  assert.fail(`not true within ${ms} ms`)
+}
+
+for (const engine of await engineCases()) {
+  describe(`${engine.name}: secondary zone refresh`, { skip: engine.skip }, () => {
+    let store: Store
+    let close: () => Promise<void>
+    let zoneId: string
+    let refresher: SecondaryRefresher
+    const calls: { source: string, serial: number | undefined }[] = []
+    const expiries: boolean[] = []
+    /** What the fake primaries do next, by address label. */
+    let behaviour: (source: PrimarySource, serial: number | undefined) => TransferredZone = () => { throw new Error('unset') }
+
+    before(async () => {
+      ({ store, close } = await freshStore(engine.name))
+      const account = await store.accounts.create('acme')
+      const servers = { nameServerIp1: { ip: '127.0.0.1:15301' }, nameServerIp2: { ip: '127.0.0.1:15302' } }
+      zoneId = (await store.zones.create({ accountId: account.id, accountNameKey: 'acme', name: 'sec.test.', type: 'SECONDARY', sections: { primary_name_servers: JSON.stringify(servers) } })).id
+      const transfer: TransferFn = async (zone, source, serial) => {
+        assert.equal(nameToString(zone), 'sec.test.')
+        calls.push({ source: source.label, serial })
+        return behaviour(source, serial)
+      }
+      refresher = new SecondaryRefresher({ store, transfer, secrets: new SecretBox(undefined), logger: silent, onExpired: (_id, expired) => expiries.push(expired) })
+    })
+    after(async () => {
+      await refresher?.stop()
+      await close?.()
+    })
+
+    const status = async (): Promise<Record<string, string>> => JSON.parse((await store.zones.findById(zoneId))!.transfer_status ?? '{}') as Record<string, string>
+
+    it('transfers a zone it has no copy of at once, by AXFR from the first primary', async () => {
+      behaviour = () => ({ kind: 'full', serial: 10, records: parseZoneText(zoneText(10, 'www IN A 192.0.2.80\n'), { origin: parseName('sec.test.'), includes: 'refuse' }).records })
+      await refresher.start()
+      await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
+      assert.deepEqual(calls, [{ source: '127.0.0.1:15301', serial: undefined }])
+      assert.equal((await store.zones.findById(zoneId))!.serial, 10)
+      assert.ok(await store.rrsets.get(zoneId, canonicalSortKey(parseName('www.sec.test.')), 1))
+    })
+
+    it('asks for IXFR from its serial when a refresh is requested (NOTIFY, transfer request)', async () => {
+      calls.length = 0
+      behaviour = (_source, serial) => ({ kind: 'current', serial: serial! })
+      refresher.request(zoneId)
+      await eventually(async () => (await status()).lastRefreshStatusMessage === 'Zone is up to date at serial 10')
+      assert.deepEqual(calls, [{ source: '127.0.0.1:15301', serial: 10 }])
+    })
+
+    it('tries the primaries in order and records every failed attempt', async () => {
+      calls.length = 0
+      behaviour = (source, serial) => {
+        if (source.port === 15301) throw new Error('Connection refused by 127.0.0.1:15301')
+        return { kind: 'current', serial: serial! }
+      }
+      refresher.request(zoneId)
+      await eventually(() => calls.length === 2)
+      await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
+      assert.deepEqual(calls.map(c => c.source), ['127.0.0.1:15301', '127.0.0.1:15302'])
+      const [audit] = await store.audit.recent(1, 'ZONE_TRANSFER_FAILURE')
+      assert.equal(audit?.object, '127.0.0.1:15301')
+      assert.equal(audit?.parent, 'sec.test.')
+    })
+
+    it('reports the zone expired when no refresh succeeds for its expire time, and back when one does', async () => {
+      behaviour = (source) => { throw new Error(`Timed out waiting for ${source.label}`) }
+      refresher.request(zoneId)
+      // Retry every second; expire after 2 s without success.
+      await eventually(() => refresher.expired(zoneId), 10_000)
+      assert.deepEqual(expiries, [true])
+      const s = await status()
+      assert.equal(s.lastRefreshStatus, 'FAILED')
+      assert.match(s.lastRefreshStatusMessage!, /^Timed out waiting for 127\.0\.0\.1:1530[12]$/)
+      assert.match(s.lastRefresh!, /^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d [AP]M GMT$/)
+      behaviour = (_source, serial) => ({ kind: 'current', serial: serial! })
+      refresher.request(zoneId)
+      await eventually(() => !refresher.expired(zoneId))
+      assert.deepEqual(expiries, [true, false])
+    })
+
+    it('leaves a suspended zone alone', async () => {
+      await store.zones.update(zoneId, { status: 'SUSPENDED' })
+      await refresher.follow(zoneId)
+      calls.length = 0
+      refresher.request(zoneId)
+      await new Promise(resolve => setTimeout(resolve, 200))
+      assert.deepEqual(calls, [])
+    })
+  })
+}
