@@ -86,6 +86,9 @@ function chains (steps: readonly ZoneChange[], from: number, to: number): steps 
 export class ZoneSync {
   private readonly served = new Map<string, Served>()
   private readonly everServed = new Set<string>()
+  /** Secondary zones past their expire time (they answer SERVFAIL until a transfer succeeds). */
+  private readonly expiredZones = new Set<string>()
+  private readonly ids = new WeakMap<ZoneData, string>()
   private readonly pending = new Set<string>()
   private fullWanted = false
   private queued = false
@@ -136,6 +139,21 @@ export class ZoneSync {
   requestAll (): void {
     this.fullWanted = true
     this.queue()
+  }
+
+  /** Mark a secondary zone expired (SERVFAIL) or not, now and across reloads. */
+  setExpired (zoneId: string, expired: boolean): void {
+    if (expired) this.expiredZones.add(zoneId)
+    else this.expiredZones.delete(zoneId)
+    const data = this.served.get(zoneId)?.data
+    if (data === undefined || data.expired === expired) return
+    data.expired = expired
+    data.epoch++
+  }
+
+  /** The id of the zone a served zone's data belongs to. */
+  zoneIdOf (data: ZoneData): string | undefined {
+    return this.ids.get(data)
   }
 
   /** Resolves when the work asked for so far is done. */
@@ -243,8 +261,10 @@ export class ZoneSync {
         data.primaries = Object.values(servers).map(s => parseServerAddress(s.ip)).filter((t): t is { host: string, port: number } => t !== undefined)
       } else delete data.primaries
     }
+    data.expired = this.expiredZones.has(z.id)
     if (this.index.get(origin) !== data) this.index.set(data)
     this.served.set(z.id, { version: z.version, originalVersion, data })
+    this.ids.set(data, z.id)
     // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served before
     // comes back (unsuspend); not on the first load after start.
     const moved = known !== undefined ? servedSerial !== data.serial : this.everServed.has(z.id)

@@ -90,6 +90,7 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
   if (zone === undefined) return { kind: 'refused' }
   // A zone without its SOA has no data yet (a secondary never transferred): SERVFAIL, as BIND.
   if (zone.apex?.rrsets.has(TYPE.SOA) !== true) return { kind: 'servfail', reason: 'zone not loaded' }
+  if (zone.expired) return { kind: 'servfail', reason: 'zone expired' }
   for (let step = 0; step <= MAX_CHAIN; step++) {
     const key = wireKey(name)
     if (seen.has(key)) return { kind: 'servfail', reason: 'CNAME loop' }

@@ -62,6 +62,8 @@ export class ZoneData {
   transfer: TransferPolicy | undefined
   /** Moves on every change applied in place: cached replies of an earlier epoch are stale. */
   epoch = 0
+  /** A secondary zone past its SOA expire time without a refresh: answers SERVFAIL (RFC 1035 §3.3.13). */
+  expired = false
   /** Where NOTIFY goes when the serial changes (RFC 1996). */
   notify: { host: string, port: number }[] = []
   /** The latest serial steps, oldest first, each following the one before (IXFR out). */

@@ -203,6 +203,15 @@ describe('dns protocol rules', () => {
     assert.equal(empty.replies.size, 0, 'not cached: the transfer may arrive any moment')
   })
 
+  it('answers SERVFAIL for an expired secondary zone', () => {
+    const idx = index()
+    const zone = idx.find(parseName('example.org.'))!
+    assert.equal(decodeMessage(handleQuery(query('www.example.org.', 'A'), UDP, { index: idx })!).rcode, 0)
+    zone.expired = true
+    zone.epoch++
+    assert.equal(decodeMessage(handleQuery(query('www.example.org.', 'A'), UDP, { index: idx })!).rcode, 2)
+  })
+
   it('truncates over UDP without EDNS and answers in full over TCP', () => {
     const origin = parseName('big.test.')
     let text = '$TTL 60\n@ IN SOA ns h 1 1 1 1 1\n@ IN NS ns\nns IN A 192.0.2.1\n'
