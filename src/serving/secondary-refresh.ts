@@ -4,7 +4,7 @@ import type { Store, ZoneVersion } from '../store/store.ts'
 import { canonicalSortKey, parseName, type WireName } from '../zone/name.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { parseServerAddress, type PrimaryNameServers } from '../zones/sections.ts'
-import { applyTransfer, markTransferStarted, recordTransferFailure, type TransferredZone } from '../zones/secondary-transfer.ts'
+import { applyTransfer, markTransferStarted, recordTransferFailure, TRANSFER_REQUESTED, type TransferredZone } from '../zones/secondary-transfer.ts'
 
 /** One primary to transfer from: its address as configured, where to connect, its key. */
 export interface PrimarySource {
@@ -79,13 +79,25 @@ export class SecondaryRefresher {
   private readonly abort = new AbortController()
   private readonly inFlight = new Set<Promise<void>>()
   private readonly clock: () => Date
+  private stopWatch: (() => Promise<void>) | undefined
+  private rescanTimer: NodeJS.Timeout | undefined
 
   constructor (private readonly opts: SecondaryRefreshOptions) {
     this.clock = opts.clock ?? (() => new Date())
   }
 
-  /** Schedule every ACTIVE secondary zone: those never transferred at once, the others soon. */
+  /**
+   * Schedule every ACTIVE secondary zone (each is checked at once), then follow zone changes: new
+   * and changed secondaries, transfer requests written by any node, suspensions, deletions.
+   */
   async start (): Promise<void> {
+    try {
+      this.stopWatch = await this.opts.store.watchZones(id => this.followSoon(id), () => this.rescanSoon())
+    } catch (err) {
+      this.opts.logger.error({ err }, 'zone change notifications unavailable; secondary zones are rescanned every minute')
+      this.rescanTimer = setInterval(() => this.rescanSoon(), 60_000)
+      this.rescanTimer.unref()
+    }
     for (const z of await this.opts.store.zones.versions()) this.track(z, true)
     this.arm()
   }
@@ -93,8 +105,28 @@ export class SecondaryRefresher {
   async stop (): Promise<void> {
     this.stopped = true
     if (this.timer !== undefined) clearTimeout(this.timer)
+    if (this.rescanTimer !== undefined) clearInterval(this.rescanTimer)
+    await this.stopWatch?.()
     this.abort.abort()
     await Promise.allSettled([...this.inFlight])
+  }
+
+  private followSoon (zoneId: string): void {
+    const done = this.follow(zoneId).catch((err: unknown) => this.opts.logger.error({ err, zone: zoneId }, 'following a zone failed')).finally(() => this.inFlight.delete(done))
+    this.inFlight.add(done)
+  }
+
+  private rescanSoon (): void {
+    const done = this.rescan().catch((err: unknown) => this.opts.logger.error({ err }, 'secondary zone rescan failed')).finally(() => this.inFlight.delete(done))
+    this.inFlight.add(done)
+  }
+
+  /** Compare every zone (another process wrote; a notification may have been missed). */
+  private async rescan (): Promise<void> {
+    const zones = await this.opts.store.zones.versions()
+    const ids = new Set(zones.map(z => z.id))
+    for (const id of [...this.zones.keys()]) if (!ids.has(id)) this.forget(id)
+    for (const z of zones) if (z.zone_type === 'SECONDARY') await this.follow(z.id)
   }
 
   /** Transfer the zone now (NOTIFY, a transfer request, a new zone). */
@@ -106,11 +138,19 @@ export class SecondaryRefresher {
     this.arm()
   }
 
-  /** Follow a zone's row after a change: start, stop or keep refreshing it. */
+  /**
+   * Follow a zone's row after a change: start, stop or keep refreshing it, and run a transfer
+   * that was asked for (status message {@link TRANSFER_REQUESTED}).
+   */
   async follow (zoneId: string): Promise<void> {
-    const [z] = (await this.opts.store.zones.versionsOf([zoneId])).filter(v => v.id === zoneId)
-    if (z === undefined) this.forget(zoneId)
-    else this.track(z, false)
+    if (this.stopped) return
+    const row = await this.opts.store.zones.findById(zoneId)
+    if (row === undefined) this.forget(zoneId)
+    else {
+      this.track(row, false)
+      const status = row.transfer_status === null ? undefined : JSON.parse(row.transfer_status) as { lastRefreshStatusMessage?: string }
+      if (this.zones.has(zoneId) && status?.lastRefreshStatusMessage === TRANSFER_REQUESTED && this.zones.get(zoneId)?.running !== true) this.request(zoneId)
+    }
     this.arm()
   }
 

@@ -13,6 +13,7 @@ import { parseZoneText } from '../zonefile/parser.ts'
 import { changeCommentFrom, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parseRestrictList, parseTsig } from './sections.ts'
+import { requestedStatus } from './secondary-transfer.ts'
 
 type Json = Record<string, unknown>
 
@@ -50,7 +51,8 @@ export function primaryColumns (deps: ZoneDeps, section: Json): Partial<Pick<Zon
 export function secondaryColumns (deps: ZoneDeps, section: Json): Partial<Pick<ZoneRow, ZoneSectionColumn>> {
   const servers = parsePrimaryNameServers(section.primaryNameServers)
   for (const s of Object.values(servers)) if (s.tsigKeyValue !== undefined) s.tsigKeyValue = deps.secrets.seal(s.tsigKeyValue)
-  return { primary_name_servers: JSON.stringify(servers) }
+  // A new or changed primary list takes effect at once: a transfer is asked for.
+  return { primary_name_servers: JSON.stringify(servers), transfer_status: requestedStatus(null) }
 }
 
 /** Problems of an uploaded file as one 400 listing each with its line. */

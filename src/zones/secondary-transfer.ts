@@ -6,6 +6,7 @@ import { normalizeZone } from '../zone/checks/index.ts'
 import { canonicalSortKey, nameToString, parseName } from '../zone/name.ts'
 import { formatRdata } from '../zone/rdata/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
+import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, toStoredRrsets } from './records.ts'
 import { journalReset } from './serial-bump.ts'
 
@@ -30,6 +31,32 @@ export function transferTime (t: Date): string {
   const h = t.getUTCHours()
   const hour12 = h % 12 === 0 ? 12 : h % 12
   return `${pad(t.getUTCMonth() + 1)}/${pad(t.getUTCDate())}/${pad(t.getUTCFullYear() % 100)} ${pad(hour12)}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'} GMT`
+}
+
+/** The status message of a transfer asked for (a new or changed secondary, `POST …/transfer`). */
+export const TRANSFER_REQUESTED = 'Zone transfer requested'
+
+/** The status of a secondary zone whose transfer was asked for, keeping the last refresh times. */
+export function requestedStatus (previous: string | null): string {
+  const before = previous === null ? {} : JSON.parse(previous) as Partial<TransferStatus>
+  const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: TRANSFER_REQUESTED }
+  return JSON.stringify(status)
+}
+
+/**
+ * Operation 10, `POST /zones/{zoneName}/transfer`: ask for a transfer of a secondary zone from its
+ * primaries now. The request is written to the zone (status IN_PROGRESS, "Zone transfer
+ * requested"); the refresher of any node follows the zone and runs it.
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_NOT_SECONDARY, ZONE_SUSPENDED
+ */
+export async function requestZoneTransfer (deps: ZoneDeps, caller: Caller, name: string): Promise<void> {
+  const zone = await zoneFor(deps, caller, name, 'update')
+  if (zone.zone_type !== 'SECONDARY') throw new ZonalError('ZONE_NOT_SECONDARY', zone.name)
+  if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
+  await deps.store.transaction(async (tx) => {
+    const locked = await lockSecondary(tx, zone.id)
+    await tx.zones.update(zone.id, { transfer_status: requestedStatus(locked.transfer_status) })
+  })
 }
 
 /** The actor of transfers the service makes on its own (refresh timers, NOTIFY). */
@@ -119,6 +146,7 @@ export async function applyTransfer (store: Store, zoneId: string, transferred: 
       await tx.rrsets.insertMany(zoneId, rrsets)
       const updated = await tx.zones.update(zoneId, { serial: transferred.serial, record_count: countRecords(rrsets), transfer_status: JSON.stringify(status) })
       await journalReset(tx, zone, updated)
+      await transferred_(tx, zone, zone.serial, transferred.serial, 'AXFR')
       return updated
     }
     const delta = await applySteps(tx, zoneId, transferred.steps)
@@ -127,7 +155,21 @@ export async function applyTransfer (store: Store, zoneId: string, transferred: 
       updated = await tx.zones.update(zoneId, { serial: step.serialTo })
       await tx.zoneChanges.append(zoneId, { version: updated.version, serialFrom: step.serialFrom, serialTo: step.serialTo, reset: false, removed: step.removed, added: step.added })
     }
+    await transferred_(tx, zone, zone.serial, transferred.serial, 'IXFR')
     return await tx.zones.update(zoneId, { record_count: Number(zone.record_count) + delta, transfer_status: JSON.stringify(status) })
+  })
+}
+
+/** The audit record of a transfer that changed the zone (changeType ZONE_TRANSFER). */
+async function transferred_ (tx: Store, zone: ZoneWithAccount, from: number, to: number, kind: 'AXFR' | 'IXFR'): Promise<void> {
+  await recordChange(tx, TRANSFER_ACTOR, {
+    accountId: zone.account_id,
+    accountName: zone.account_name,
+    objectType: 'ZONE',
+    changeType: 'ZONE_TRANSFER',
+    object: zone.name,
+    changes: [{ name: 'serial', from, to }],
+    others: [{ name: 'transfer', value: kind }]
   })
 }
 

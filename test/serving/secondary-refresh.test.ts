@@ -11,7 +11,7 @@ import { SecretBox } from '../../src/auth/secrets.ts'
 import { SecondaryRefresher, type PrimarySource, type TransferFn } from '../../src/serving/secondary-refresh.ts'
 import type { Store } from '../../src/store/store.ts'
 import { canonicalSortKey, nameToString, parseName } from '../../src/zone/name.ts'
-import type { TransferredZone } from '../../src/zones/secondary-transfer.ts'
+import { requestedStatus, type TransferredZone } from '../../src/zones/secondary-transfer.ts'
 import { parseZoneText } from '../../src/zonefile/parser.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 
@@ -107,6 +107,15 @@ for (const engine of await engineCases()) {
       refresher.request(zoneId)
       await eventually(() => !refresher.expired(zoneId))
       assert.deepEqual(expiries, [true, false])
+    })
+
+    it('runs a transfer asked for through the store (POST …/transfer on any node)', async () => {
+      calls.length = 0
+      behaviour = (_source, serial) => ({ kind: 'current', serial: serial! })
+      const row = (await store.zones.findById(zoneId))!
+      await store.zones.update(zoneId, { transfer_status: requestedStatus(row.transfer_status) })
+      await eventually(() => calls.length === 1)
+      await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
     })
 
     it('leaves a suspended zone alone', async () => {

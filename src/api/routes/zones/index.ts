@@ -5,6 +5,7 @@ import { Type } from 'typebox'
 import { createZone } from '../../../zones/create.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { convertZone, deleteZone, suspendZone, unaliasZone } from '../../../zones/actions.ts'
+import { requestZoneTransfer } from '../../../zones/secondary-transfer.ts'
 import { jsonPatchZone, updateZone } from '../../../zones/update.ts'
 import { zoneDto } from '../../../zones/view.ts'
 import { principalOf } from '../../plugins/auth.ts'
@@ -93,6 +94,13 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
     schema: { tags, summary: 'Turn an alias zone into an independent primary', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await unaliasZone(zones, callerOf(request), request.params.zoneName, request.body)
+    return ok(reply, 200)
+  })
+
+  app.post('/zones/:zoneName/transfer', {
+    schema: { tags, summary: 'Request a zone transfer of a secondary zone from its primary name servers now', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+  }, async (request, reply) => {
+    await requestZoneTransfer(zones, callerOf(request), request.params.zoneName)
     return ok(reply, 200)
   })
 
