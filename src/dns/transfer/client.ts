@@ -161,7 +161,10 @@ export async function transferIn (zone: WireName, source: TransferSource, opts: 
     /** One framed message: decoded, its TSIG checked, its records read. */
     function take (bytes: Uint8Array): void {
       const m = decodeMessage(bytes)
-      if (verifier !== undefined) {
+      // An unsigned error answer (REFUSED to a signed request, as some servers send) is reported
+      // by its rcode: no data is taken from it, and the rcode is the real reason.
+      const unsignedError = m.tsig === undefined && m.rcode !== 0 && m.answers.length === 0
+      if (verifier !== undefined && !unsignedError) {
         const problem = verifier.verify(bytes, m, now())
         if (problem !== undefined) throw new TransferError('tsig', `TSIG failure, ${problem}`)
       }

@@ -2,13 +2,14 @@
  * The zone transfer client (RFC 5936 AXFR, RFC 1995 IXFR, RFC 8945 TSIG), all on 127.0.0.1:
  * - against Zonal's own DNS server over a fresh store (both engines): AXFR with and without TSIG
  *   brings the stored records; a wrong secret or key name is a 'tsig' failure naming BADSIG or
- *   BADKEY; a restrict list without us is 'refused'; IXFR from the current serial is 'current',
+ *   BADKEY; a restrict list without us is 'refused' (also to a signed request answered
+ *   unsigned); IXFR from the current serial is 'current',
  *   from an unknown serial the whole zone, and after changes made through the API the journal's
  *   differences;
  * - against fake primaries writing crafted frames: connection refused, timeout, a transfer cut
  *   off, a first record that is not SOA, a record outside the zone, a wrong message ID, a
  *   signed transfer whose last message is unsigned, an unsigned run within the limit, the
- *   record limit; and `transferFromAny` reporting every source.
+ *   record limit, an abort; and `transferFromAny` reporting every source.
  */
 import assert from 'node:assert/strict'
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net'
@@ -83,7 +84,7 @@ for (const engine of await engineCases()) {
       const tsig = { tsigKeyName: 'xfr-key.', tsigKeyValue: SECRET, tsigAlgorithm: 'hmac-sha256' }
       assert.equal((await api.newPrimary('example.org', 'acme', { restrictIPList: [{ singleIP: '127.0.0.1' }], tsig })).statusCode, 201)
       assert.equal((await api.newPrimary('example.net', 'acme', { restrictIPList: [{ singleIP: '127.0.0.1' }] })).statusCode, 201)
-      assert.equal((await api.newPrimary('closed.test', 'acme', { restrictIPList: [{ singleIP: '192.0.2.1' }] })).statusCode, 201)
+      assert.equal((await api.newPrimary('closed.test', 'acme', { restrictIPList: [{ singleIP: '192.0.2.1' }], tsig })).statusCode, 201)
       for (const [owner, ip] of [['www', '192.0.2.80'], ['mail', '192.0.2.25']]) {
         assert.equal((await api.post(`/zones/example.org/rrsets/A/${owner}`, { ttl: 300, rdata: [ip] })).statusCode, 201)
         assert.equal((await api.post(`/zones/example.net/rrsets/A/${owner}`, { ttl: 300, rdata: [ip] })).statusCode, 201)
@@ -124,6 +125,8 @@ for (const engine of await engineCases()) {
     it('a zone whose restrict list leaves us out is refused; a zone not served is NOTAUTH', async () => {
       const err = await expectFailure(transferIn(parseName('closed.test.'), source), 'refused', /refused the transfer/)
       assert.match(err.message, new RegExp(`^AXFR of closed\\.test\\. from 127\\.0\\.0\\.1:${dns.port} failed`))
+      // Signed with the zone's own key: still refused, and reported so (not as a missing signature).
+      await expectFailure(transferIn(parseName('closed.test.'), { ...source, key: key() }), 'refused', /REFUSED/)
       await expectFailure(transferIn(parseName('unknown.test.'), source), 'notauth', /NOTAUTH/)
     })
 
@@ -359,6 +362,12 @@ describe('transfers from fake primaries', () => {
       const p = track(await primaryWith(q => [signMessage(response(q, [SOA, SOA]), { key: k, priorMac: readTsig(q.tsig!.record.rdata).mac, timersOnly: false, now: Math.floor(Date.now() / 1000) - 3600 }).message]))
       await expectFailure(transferIn(ZONE, { host: '127.0.0.1', port: p.port, key: k }), 'tsig', /BADTIME/)
     })
+  })
+
+  it('an abort stops the transfer with the signal\'s reason', async () => {
+    const controller = new AbortController()
+    const p = track(await fakePrimary(() => controller.abort(new Error('stopped by the caller'))))
+    await assert.rejects(transferIn(ZONE, { host: '127.0.0.1', port: p.port }, { signal: controller.signal }), /stopped by the caller/)
   })
 
   it('transferFromAny tries each source in order and reports every failure', async () => {
