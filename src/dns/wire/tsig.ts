@@ -117,20 +117,86 @@ export function verifyRequest (msg: Uint8Array, m: Message, keyFor: (name: WireN
   }
   const key = keyFor(record.name)
   if (key === undefined || algorithmOf(tsig.algorithm) !== key.algorithm) return { ok: false, error: Rcode.BADKEY, keyName: record.name, tsig, key: undefined }
+  const expected = hmac(key, [withoutTsig(msg, m, tsig), variables(record.name, tsig, false)])
+  if (!macMatches(tsig.mac, expected)) return { ok: false, error: Rcode.BADSIG, keyName: record.name, tsig, key }
+  if (Math.abs(now - tsig.timeSigned) > tsig.fudge) return { ok: false, error: Rcode.BADTIME, keyName: record.name, tsig, key }
+  return { ok: true, key, tsig }
+}
+
+/** The message as it was before its TSIG was added (RFC 8945 §4.3.1): original ID, ARCOUNT less one, no TSIG. */
+function withoutTsig (msg: Uint8Array, m: Message, tsig: TsigRdata): Uint8Array {
   const unsigned = msg.slice(0, m.tsig!.offset)
   unsigned[0] = tsig.originalId >> 8
   unsigned[1] = tsig.originalId & 0xff
   const arcount = ((unsigned[10]! << 8) | unsigned[11]!) - 1
   unsigned[10] = arcount >> 8
   unsigned[11] = arcount & 0xff
-  const expected = hmac(key, [unsigned, variables(record.name, tsig, false)])
-  // RFC 8945 §5.2.2.1: a truncated MAC is accepted down to half the length (and 10 octets).
+  return unsigned
+}
+
+/** RFC 8945 §5.2.2.1: a truncated MAC is accepted down to half the length (and 10 octets). */
+function macMatches (mac: Uint8Array, expected: Uint8Array): boolean {
   const minimum = Math.max(10, expected.length / 2)
-  if (tsig.mac.length < minimum || tsig.mac.length > expected.length || !timingSafeEqual(tsig.mac, expected.subarray(0, tsig.mac.length))) {
-    return { ok: false, error: Rcode.BADSIG, keyName: record.name, tsig, key }
+  return mac.length >= minimum && mac.length <= expected.length && timingSafeEqual(mac, expected.subarray(0, mac.length))
+}
+
+/** TSIG error codes by name, for messages (RFC 8945 §4.3). */
+export function tsigErrorName (error: number): string {
+  return ({ [Rcode.BADSIG]: 'BADSIG', [Rcode.BADKEY]: 'BADKEY', [Rcode.BADTIME]: 'BADTIME', [Rcode.BADTRUNC]: 'BADTRUNC' } as Record<number, string>)[error] ?? `error ${error}`
+}
+
+/** Up to this many unsigned messages may follow a signed one in a response (RFC 8945 §5.3.1). */
+export const MAX_UNSIGNED_RUN = 99
+
+/**
+ * Checks the TSIG of every message of a (possibly multi-message) response to a signed request,
+ * RFC 8945 §5.3.1 and §5.4: the first message must be signed over the request MAC and the full
+ * TSIG variables; later signed messages cover the prior MAC, the unsigned messages since, and
+ * the timers only; at most {@link MAX_UNSIGNED_RUN} unsigned messages in a row. The caller
+ * checks that the last message was signed ({@link lastSigned}).
+ */
+export class ResponseVerifier {
+  private prior: Uint8Array
+  private readonly unsigned: Uint8Array[] = []
+  private first = true
+  /** Whether the latest message checked carried a valid TSIG. */
+  lastSigned = false
+
+  constructor (readonly key: TsigKey, requestMac: Uint8Array) {
+    this.prior = requestMac
   }
-  if (Math.abs(now - tsig.timeSigned) > tsig.fudge) return { ok: false, error: Rcode.BADTIME, keyName: record.name, tsig, key }
-  return { ok: true, key, tsig }
+
+  /**
+   * Check one message; returns undefined when it is acceptable, else why not (a sentence naming
+   * BADSIG, BADKEY or BADTIME when the server reported one, or what failed here).
+   */
+  verify (msg: Uint8Array, m: Message, now: number): string | undefined {
+    if (m.tsig === undefined) {
+      this.lastSigned = false
+      if (this.first) return 'the response is not signed'
+      if (this.unsigned.length >= MAX_UNSIGNED_RUN) return `more than ${MAX_UNSIGNED_RUN} unsigned messages in a row`
+      this.unsigned.push(msg)
+      return undefined
+    }
+    const record = m.tsig.record
+    let tsig: TsigRdata
+    try {
+      tsig = readTsig(record.rdata)
+    } catch {
+      return 'the response carries an unreadable TSIG record'
+    }
+    // RFC 8945 §5.3.2: the server reports BADKEY or BADSIG in an unsigned TSIG, BADTIME signed.
+    if (tsig.error !== 0) return `the primary answered TSIG ${tsigErrorName(tsig.error)}`
+    if (!nameEquals(record.name, this.key.name) || algorithmOf(tsig.algorithm) !== this.key.algorithm) return 'the response is signed with another key or algorithm'
+    const parts = [lengthPrefixed(this.prior), ...this.unsigned, withoutTsig(msg, m, tsig), variables(record.name, tsig, !this.first)]
+    if (!macMatches(tsig.mac, hmac(this.key, parts))) return 'the response signature does not verify (BADSIG)'
+    if (Math.abs(now - tsig.timeSigned) > tsig.fudge) return 'the response was signed outside the allowed time window (BADTIME)'
+    this.prior = tsig.mac
+    this.unsigned.length = 0
+    this.first = false
+    this.lastSigned = true
+    return undefined
+  }
 }
 
 export interface SignOptions {
