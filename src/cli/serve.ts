@@ -12,6 +12,8 @@ import { TaskRunner } from '../tasks/runner.ts'
 import { bootstrapAdmin } from './bootstrap.ts'
 import { SecretBox } from '../auth/secrets.ts'
 import { startDns, type DnsService } from '../serving/dns-service.ts'
+import { SecondaryRefresher } from '../serving/secondary-refresh.ts'
+import { transferIn } from '../dns/transfer/client.ts'
 import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
@@ -27,6 +29,8 @@ export interface RunningService {
   /** The background task runner (started once the API listens). */
   tasks: TaskRunner
   dns: DnsService
+  /** Refreshes secondary zones from their primaries. */
+  secondaries: SecondaryRefresher
   /** The capture of answered DNS queries and the counts it feeds (shown at `/metrics`). */
   queries: { collector: QueryCollector, counts: CounterSink }
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
@@ -86,6 +90,16 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
 
   tasks.start()
 
+  // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
+  // an expired zone answers SERVFAIL until a transfer succeeds.
+  let dnsRef: DnsService | undefined
+  const refresher = new SecondaryRefresher({
+    store,
+    transfer: async (zone, source, serial, signal) => await transferIn(zone, source, { ...(serial === undefined ? {} : { serial }), signal }),
+    secrets: new SecretBox(config.secretKey),
+    logger: logger.child({ part: 'secondaries' }),
+    onExpired: (zoneId, expired) => dnsRef?.sync.setExpired(zoneId, expired)
+  })
   let dns: DnsService
   try {
     dns = await startDns(store, {
@@ -95,9 +109,16 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey),
-      capture: queries
+      capture: queries,
+      onNotify: (zone) => {
+        const id = dnsRef?.sync.zoneIdOf(zone)
+        if (id !== undefined) refresher.request(id)
+      }
     })
+    dnsRef = dns
+    await refresher.start()
   } catch (err) {
+    await refresher.stop()
     await queries.close()
     await app.close()
     await tasks.stop()
@@ -120,6 +141,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     logger,
     tasks,
     dns,
+    secondaries: refresher,
     queries: { collector: queries, counts: queryCounts },
     close: () => {
       closing ??= (async () => {
@@ -133,6 +155,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         } finally {
           clearInterval(idle)
         }
+        await refresher.stop()
         await dns.close()
         await queries.close()
         // Running jobs finish (and record their outcome) before the database closes.

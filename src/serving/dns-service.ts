@@ -25,6 +25,8 @@ export interface DnsService {
   addresses: BoundAddress[]
   /** Resolves when every zone has been loaded once. */
   loaded: Promise<void>
+  /** The zone sync (expiry marks, zone ids of served data). */
+  sync: ZoneSync
   close (): Promise<void>
 }
 
@@ -112,6 +114,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     port: listeners.port,
     addresses: listeners.addresses,
     loaded,
+    sync,
     async close () {
       stopping.abort()
       await sync.stop()
