@@ -24,6 +24,7 @@ import type { TaskHandler } from './tasks/runner.ts'
 import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
+import type { ZoneDeps } from './zones/context.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
@@ -42,6 +43,8 @@ export interface AppDeps {
   tasks?: { wake (): void, register? (kind: string, handler: TaskHandler): void }
   /** The Prometheus registry `/metrics` shows, when other parts add to it (a new one otherwise). */
   metrics?: Registry
+  /** Fetches a zone by AXFR (primary zones created with createType TRANSFER). */
+  transferZone?: ZoneDeps['transferZone']
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -105,7 +108,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       store: deps.store,
       nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
       secrets: new SecretBox(deps.config.secretKey),
-      clock: systemClock
+      clock: systemClock,
+      ...(deps.transferZone === undefined ? {} : { transferZone: deps.transferZone })
     },
     tasks: deps.tasks
   })

@@ -77,7 +77,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       addressMaxFailures: config.loginAddressMaxFailures,
       addressWindowSeconds: 900
     })
-    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, transferZone: async (zone, source) => await transferIn(zone, source) })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})

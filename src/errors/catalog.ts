@@ -131,7 +131,8 @@ export const catalog = {
   BATCH_NULL: { status: 400, errorCode: 110020, message: 'The batch or batch operation is null' },
   BATCH_TOO_LARGE: { status: 400, errorCode: 110021, message: 'The batch of size {0} exceeds size limit ({1})' },
   BATCH_METHOD_NOT_ALLOWED: { status: 400, errorCode: 110022, message: 'Invalid request method provided; method \'{0}\' is not allowed.' },
-  ZONE_NOT_SECONDARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is not a secondary zone; only a secondary zone requests transfers from its primary name servers.' }
+  ZONE_NOT_SECONDARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is not a secondary zone; only a secondary zone requests transfers from its primary name servers.' },
+  ZONE_TRANSFER_FAILED: { status: 400, errorCode: 53002, message: 'Invalid primary name server: the zone transfer from {0} failed: {1}' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

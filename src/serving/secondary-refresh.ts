@@ -4,7 +4,7 @@ import type { Store, ZoneVersion } from '../store/store.ts'
 import { canonicalSortKey, parseName, type WireName } from '../zone/name.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { parseServerAddress, type PrimaryNameServers } from '../zones/sections.ts'
-import { applyTransfer, markTransferStarted, recordTransferFailure, TRANSFER_REQUESTED, type TransferredZone } from '../zones/secondary-transfer.ts'
+import { applyTransfer, FULL_TRANSFER_REQUESTED, markTransferStarted, recordTransferFailure, TRANSFER_REQUESTED, type TransferredZone } from '../zones/secondary-transfer.ts'
 
 /** One primary to transfer from: its address as configured, where to connect, its key. */
 export interface PrimarySource {
@@ -149,7 +149,8 @@ export class SecondaryRefresher {
     else {
       this.track(row, false)
       const status = row.transfer_status === null ? undefined : JSON.parse(row.transfer_status) as { lastRefreshStatusMessage?: string }
-      if (this.zones.has(zoneId) && status?.lastRefreshStatusMessage === TRANSFER_REQUESTED && this.zones.get(zoneId)?.running !== true) this.request(zoneId)
+      const asked = status?.lastRefreshStatusMessage === TRANSFER_REQUESTED || status?.lastRefreshStatusMessage === FULL_TRANSFER_REQUESTED
+      if (this.zones.has(zoneId) && asked && this.zones.get(zoneId)?.running !== true) this.request(zoneId)
     }
     this.arm()
   }
@@ -202,7 +203,7 @@ export class SecondaryRefresher {
   }
 
   /** Read the zone's primaries (with their keys) and SOA timers. */
-  private async plan (zoneId: string): Promise<{ name: WireName, sources: PrimarySource[], serial: number | undefined, timers: typeof DEFAULT_TIMERS } | undefined> {
+  private async plan (zoneId: string): Promise<{ name: WireName, sources: PrimarySource[], serial: number | undefined, full: boolean, timers: typeof DEFAULT_TIMERS } | undefined> {
     const row = await this.opts.store.zones.findById(zoneId)
     if (row === undefined || row.zone_type !== 'SECONDARY' || row.status !== 'ACTIVE') return undefined
     const servers = row.primary_name_servers === null ? {} : JSON.parse(row.primary_name_servers) as PrimaryNameServers
@@ -222,10 +223,12 @@ export class SecondaryRefresher {
     const name = parseName(row.name)
     const soa = (await this.opts.store.rrsets.get(zoneId, canonicalSortKey(name), 6))?.rdata[0]
     const fields = soa === undefined ? undefined : readSoa(soa)
+    const status = row.transfer_status === null ? undefined : JSON.parse(row.transfer_status) as { lastRefreshStatusMessage?: string }
     return {
       name,
       sources,
       serial: fields?.serial,
+      full: status?.lastRefreshStatusMessage === FULL_TRANSFER_REQUESTED,
       timers: fields === undefined ? DEFAULT_TIMERS : { refresh: fields.refresh, retry: fields.retry, expire: fields.expire }
     }
   }
@@ -255,7 +258,7 @@ export class SecondaryRefresher {
         this.running.set(source.host, (this.running.get(source.host) ?? 0) + 1)
         held.push(source.host)
         try {
-          const result = await this.opts.transfer(plan.name, source, plan.serial, this.abort.signal)
+          const result = await this.opts.transfer(plan.name, source, plan.full ? undefined : plan.serial, this.abort.signal)
           const after = await this.plan(z.zoneId)
           const timers = after?.timers ?? plan.timers
           const now = this.clock()

@@ -11,6 +11,7 @@ import { changeCommentFrom, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } 
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { journalReset } from './serial-bump.ts'
+import { requestedStatus } from './secondary-transfer.ts'
 
 async function audit (tx: Store, actor: Actor, zone: ZoneWithAccount, changeType: string, changes: { name: string, from?: unknown, to?: unknown }[], comment: string | null): Promise<void> {
   await recordChange(tx, actor, {
@@ -139,7 +140,8 @@ export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string)
         await tx.rrsets.replace(zone.id, rrset!)
       }
     }
-    const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial })
+    // A secondary asks its primaries for the whole zone again (spec: unsuspend transition).
+    const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial, ...(zone.zone_type === 'SECONDARY' ? { transfer_status: requestedStatus(zone.transfer_status, true) } : {}) })
     await journalReset(tx, zone, updated)
     await audit(tx, actor, zone, 'UNSUSPEND', [{ name: 'status', from: 'SUSPENDED', to: 'ACTIVE' }, { name: 'serial', from: zone.serial, to: serial }], null)
     return updated

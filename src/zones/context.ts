@@ -1,3 +1,6 @@
+import type { WireName } from '../zone/name.ts'
+import type { TsigKey } from '../dns/wire/tsig.ts'
+import type { TransferredZone } from './secondary-transfer.ts'
 import type { Actor } from '../audit/recorder.ts'
 import type { Principal } from '../auth/principal.ts'
 import type { Permission } from '../auth/permissions.ts'
@@ -14,6 +17,11 @@ export interface ZoneDeps {
   nameservers: readonly string[]
   secrets: SecretBox
   clock: Clock
+  /**
+   * Fetch a zone whole by AXFR from a name server (createType TRANSFER); without it that create
+   * type is not available (53004).
+   */
+  transferZone?: (zone: WireName, source: { host: string, port: number, key?: TsigKey }) => Promise<TransferredZone>
 }
 
 /** The caller of a use case: who (for permissions) and how they appear in the audit log. */

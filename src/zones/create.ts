@@ -12,7 +12,7 @@ import { dateSerial } from '../zone/serial.ts'
 import { parseZoneText } from '../zonefile/parser.ts'
 import { changeCommentFrom, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
-import { parseNotifyAddresses, parsePrimaryNameServers, parseRestrictList, parseTsig } from './sections.ts'
+import { parseNotifyAddresses, parsePrimaryNameServers, parseRestrictList, parseServerAddress, parseTsig } from './sections.ts'
 import { requestedStatus } from './secondary-transfer.ts'
 
 type Json = Record<string, unknown>
@@ -153,7 +153,23 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       for await (const r of readZoneRecords(deps.store, original.id)) records.push(withSerial(renameRecord(r, from, origin), dateSerial(now)))
       detail += ` of ${original.name}`
     } else {
-      throw new ZonalError('ZONE_CREATE_TYPE_UNAVAILABLE', createType)
+      // TRANSFER: a one-time copy by AXFR from `nameServer` {ip, tsigKey?, tsigKeyValue?, tsigAlgorithm?}.
+      if (deps.transferZone === undefined) throw new ZonalError('ZONE_CREATE_TYPE_UNAVAILABLE', createType)
+      if (info.nameServer === undefined || info.nameServer === null) throw new ZonalError('FIELD_REQUIRED', 'primaryCreateInfo.nameServer')
+      const server = parsePrimaryNameServers({ nameServerIpList: { nameServerIp1: info.nameServer } }, 'primaryCreateInfo.nameServer').nameServerIp1!
+      const address = parseServerAddress(server.ip)!
+      const key = server.tsigKey === undefined || server.tsigKeyValue === undefined
+        ? undefined
+        : { name: parseName(server.tsigKey), algorithm: server.tsigAlgorithm ?? 'hmac-md5', secret: new Uint8Array(Buffer.from(server.tsigKeyValue, 'base64')) }
+      let got
+      try {
+        got = await deps.transferZone(origin, { ...address, ...(key === undefined ? {} : { key }) })
+      } catch (err) {
+        throw new ZonalError('ZONE_TRANSFER_FAILED', server.ip, err instanceof Error ? err.message : String(err))
+      }
+      if (got.kind !== 'full') throw new ZonalError('ZONE_TRANSFER_FAILED', server.ip, 'the name server did not send the whole zone')
+      records = got.records
+      detail += ` from ${server.ip}`
     }
   } else if (type === 'SECONDARY') {
     const info = secondarySection(body)

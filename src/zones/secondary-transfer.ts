@@ -35,11 +35,13 @@ export function transferTime (t: Date): string {
 
 /** The status message of a transfer asked for (a new or changed secondary, `POST …/transfer`). */
 export const TRANSFER_REQUESTED = 'Zone transfer requested'
+/** The status message of a whole-zone transfer asked for (AXFR even with a copy: unsuspend). */
+export const FULL_TRANSFER_REQUESTED = 'Full zone transfer requested'
 
 /** The status of a secondary zone whose transfer was asked for, keeping the last refresh times. */
-export function requestedStatus (previous: string | null): string {
+export function requestedStatus (previous: string | null, full = false): string {
   const before = previous === null ? {} : JSON.parse(previous) as Partial<TransferStatus>
-  const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: TRANSFER_REQUESTED }
+  const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: full ? FULL_TRANSFER_REQUESTED : TRANSFER_REQUESTED }
   return JSON.stringify(status)
 }
 

@@ -118,6 +118,16 @@ for (const engine of await engineCases()) {
       await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
     })
 
+    it('asks for the whole zone (AXFR) when a full transfer is asked for (unsuspend)', async () => {
+      calls.length = 0
+      behaviour = () => ({ kind: 'full', serial: 10, records: parseZoneText(zoneText(10, 'www IN A 192.0.2.80\n'), { origin: parseName('sec.test.'), includes: 'refuse' }).records })
+      const row = (await store.zones.findById(zoneId))!
+      await store.zones.update(zoneId, { transfer_status: requestedStatus(row.transfer_status, true) })
+      await eventually(() => calls.length === 1)
+      assert.deepEqual(calls, [{ source: '127.0.0.1:15301', serial: undefined }])
+      await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
+    })
+
     it('leaves a suspended zone alone', async () => {
       await store.zones.update(zoneId, { status: 'SUSPENDED' })
       await refresher.follow(zoneId)

@@ -5,7 +5,9 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { SecretBox } from '../../src/auth/secrets.ts'
 import type { Store } from '../../src/store/store.ts'
+import { unsuspendZone } from '../../src/zones/actions.ts'
 import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
 import type { ZoneRecord } from '../../src/zone/record.ts'
 import { withSoaSerial } from '../../src/zones/serial-bump.ts'
@@ -85,6 +87,16 @@ for (const engine of await engineCases()) {
       assert.equal((await status()).lastRefreshStatusMessage, 'Zone is up to date at serial 8')
       assert.equal((await store.zones.findById(zoneId))!.serial, 8)
       assert.deepEqual((await store.zoneChanges.since(zoneId, version, 10)), [])
+    })
+
+    it('asks for a full transfer when a suspended secondary comes back (unsuspend)', async () => {
+      await store.zones.update(zoneId, { status: 'SUSPENDED' })
+      const deps = { store, nameservers: [], secrets: new SecretBox(undefined), clock: () => NOW }
+      await unsuspendZone(deps, { user: 'support', ipAddress: null }, 'sec.test.')
+      const s = await status()
+      assert.equal(s.lastRefreshStatus, 'IN_PROGRESS')
+      assert.equal(s.lastRefreshStatusMessage, 'Full zone transfer requested')
+      assert.equal((await store.zones.findById(zoneId))!.status, 'ACTIVE')
     })
 
     it('records a failure: FAILED with the reason, and the audit record of the failure report', async () => {

@@ -26,6 +26,10 @@ ns1   IN A   192.0.2.53
 www   IN A   192.0.2.80
 `
 
+async function errorCodeOf (res: Response): Promise<number | undefined> {
+  return ((await res.json()) as { errorCode: number }[])[0]?.errorCode
+}
+
 describe('Zonal as a secondary of BIND named', { skip }, () => {
   let db: TestDatabase
   let service: RunningService
@@ -42,9 +46,10 @@ describe('Zonal as a secondary of BIND named', { skip }, () => {
     service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: String(dnsPort), ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
     named = await startNamed({
       notifyPorts: [dnsPort],
-      files: { 'upstream.db': ZONE },
+      files: { 'upstream.db': ZONE, 'copyme.db': ZONE.replaceAll('upstream.test.', 'copyme.test.') },
       body: `key "xfr" { algorithm hmac-sha256; secret "${SECRET}"; };
-zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { key "xfr"; }; allow-update { key "xfr"; }; };`
+zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { key "xfr"; }; allow-update { key "xfr"; }; };
+zone "copyme.test." { type primary; file "$DIR/copyme.db"; allow-transfer { key "xfr"; }; };`
     })
     base = `http://127.0.0.1:${service.httpPort}`
     const token = await (await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: 'admin password' }) })).json() as { accessToken: string }
@@ -77,6 +82,26 @@ zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { 
     await eventually(async () => /192\.0\.2\.9/.test(await dig(service.dns.port, '+norec', '+short', 'new.upstream.test.', 'A')), 10_000, 'the change served')
     const [transfer] = await service.store.audit.recent(1, 'ZONE_TRANSFER')
     assert.match(transfer!.detail, /IXFR/)
+  })
+
+  it('creates a PRIMARY zone as a one-time copy by AXFR (createType TRANSFER), and says why one fails', async () => {
+    const create = async (name: string, nameServer: unknown): Promise<Response> => await fetch(`${base}/zones`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ properties: { name, type: 'PRIMARY' }, primaryCreateInfo: { createType: 'TRANSFER', nameServer } })
+    })
+    const source = (secret: string): unknown => ({ ip: `127.0.0.1:${named.port}`, tsigKey: 'xfr', tsigKeyValue: secret, tsigAlgorithm: 'hmac-sha256' })
+    const wrong = await create('copyme.test', source(Buffer.from('not the secret').toString('base64')))
+    assert.equal(wrong.status, 400)
+    const [error] = await wrong.json() as { errorCode: number, errorMessage: string }[]
+    assert.equal(error?.errorCode, 53002)
+    assert.match(error!.errorMessage, /zone transfer from 127\.0\.0\.1:\d+ failed: .*(BADSIG|TSIG)/i)
+    assert.equal(await errorCodeOf(await create('copyme.test', undefined)), 55001)
+    const res = await create('copyme.test', source(SECRET))
+    assert.equal(res.status, 201, await res.text())
+    await eventually(async () => /192\.0\.2\.80/.test(await dig(service.dns.port, '+norec', '+short', 'www.copyme.test.', 'A')), 10_000, 'the copy served')
+    const zone = await (await fetch(`${base}/zones/copyme.test`, { headers })).json() as { properties: { type: string, resourceRecordCount: number } }
+    assert.equal(zone.properties.type, 'PRIMARY')
   })
 
   it('records a failed transfer from a stopped primary and keeps serving the last copy', async () => {
