@@ -74,6 +74,8 @@ export class SecondaryRefresher {
   private readonly zones = new Map<string, Scheduled>()
   private timer: NodeJS.Timeout | undefined
   private readonly running = new Map<string, number>()
+  /** Zones waiting for a free slot on their first primary, by address. */
+  private readonly waiting = new Map<string, Scheduled[]>()
   private active = 0
   private stopped = false
   private readonly abort = new AbortController()
@@ -182,7 +184,7 @@ export class SecondaryRefresher {
 
   /** One timer: at the earliest due zone. */
   private arm (): void {
-    if (this.stopped) return
+    if (this.stopped || this.active >= (this.opts.concurrency ?? 16)) return
     if (this.timer !== undefined) clearTimeout(this.timer)
     let earliest = Infinity
     for (const z of this.zones.values()) if (!z.running && z.due < earliest) earliest = z.due
@@ -244,19 +246,29 @@ export class SecondaryRefresher {
         this.forget(z.zoneId)
         return
       }
-      // Wait for a free slot on the first primary; the others are tried in order after it.
+      // A slot on the first primary, taken before anything else awaits (others may be checking
+      // at the same time); without one the zone waits for that primary's next free slot.
       const perPrimary = this.opts.perPrimary ?? 4
       const first = plan.sources[0]
-      if (first !== undefined && (this.running.get(first.host) ?? 0) >= perPrimary) {
-        z.due = this.now() + 1000
-        return
+      if (first !== undefined) {
+        if ((this.running.get(first.host) ?? 0) >= perPrimary) {
+          z.due = Infinity
+          const queue = this.waiting.get(first.host) ?? []
+          queue.push(z)
+          this.waiting.set(first.host, queue)
+          return
+        }
+        this.running.set(first.host, (this.running.get(first.host) ?? 0) + 1)
+        held.push(first.host)
       }
       await markTransferStarted(this.opts.store, z.zoneId)
       const failures: TransferAttemptError[] = []
-      for (const source of plan.sources) {
+      for (const [i, source] of plan.sources.entries()) {
         if (this.stopped) return
-        this.running.set(source.host, (this.running.get(source.host) ?? 0) + 1)
-        held.push(source.host)
+        if (i > 0) {
+          this.running.set(source.host, (this.running.get(source.host) ?? 0) + 1)
+          held.push(source.host)
+        }
         try {
           const result = await this.opts.transfer(plan.name, source, plan.full ? undefined : plan.serial, this.abort.signal)
           const after = await this.plan(z.zoneId)
@@ -292,7 +304,12 @@ export class SecondaryRefresher {
       this.opts.logger.error({ err, zone: z.zoneId }, 'zone refresh failed')
       z.due = this.now() + DEFAULT_TIMERS.retry * 1000
     } finally {
-      for (const host of held) this.running.set(host, (this.running.get(host) ?? 1) - 1)
+      for (const host of held) {
+        this.running.set(host, (this.running.get(host) ?? 1) - 1)
+        // The primary has a free slot: the next zone waiting for it goes.
+        const next = this.waiting.get(host)?.shift()
+        if (next !== undefined && this.zones.get(next.zoneId) === next) next.due = 0
+      }
       this.active--
       z.running = false
       if (z.again) z.due = 0

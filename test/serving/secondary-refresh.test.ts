@@ -128,6 +128,19 @@ for (const engine of await engineCases()) {
       await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
     })
 
+    it('stops refreshing a zone converted to primary (its data stays)', async () => {
+      const count = (await store.zones.findById(zoneId))!.record_count
+      await store.zones.update(zoneId, { zone_type: 'PRIMARY', primary_name_servers: null, transfer_status: null })
+      await refresher.follow(zoneId)
+      calls.length = 0
+      refresher.request(zoneId)
+      await new Promise(resolve => setTimeout(resolve, 200))
+      assert.deepEqual(calls, [])
+      assert.equal((await store.zones.findById(zoneId))!.record_count, count)
+      await store.zones.update(zoneId, { zone_type: 'SECONDARY', primary_name_servers: JSON.stringify({ nameServerIp1: { ip: '127.0.0.1:15301' } }) })
+      await refresher.follow(zoneId)
+    })
+
     it('leaves a suspended zone alone', async () => {
       await store.zones.update(zoneId, { status: 'SUSPENDED' })
       await refresher.follow(zoneId)
@@ -138,3 +151,37 @@ for (const engine of await engineCases()) {
     })
   })
 }
+
+describe('sqlite: many secondary zones', () => {
+  it('refreshes a thousand zones with one timer, at most the per-primary limit at once', async () => {
+    const { store, close } = await freshStore('sqlite')
+    let refresher: SecondaryRefresher | undefined
+    try {
+      const account = await store.accounts.create('acme')
+      const servers = JSON.stringify({ nameServerIp1: { ip: '127.0.0.1:15301' } })
+      await store.transaction(async (tx) => {
+        for (let i = 0; i < 1000; i++) await tx.zones.create({ accountId: account.id, accountNameKey: 'acme', name: `z${i}.many.test.`, type: 'SECONDARY', sections: { primary_name_servers: servers } })
+      })
+      let running = 0
+      let most = 0
+      let done = 0
+      const transfer: TransferFn = async (zone) => {
+        running++
+        most = Math.max(most, running)
+        await new Promise(resolve => setTimeout(resolve, 1))
+        running--
+        done++
+        const name = nameToString(zone)
+        return { kind: 'full', serial: 1, records: parseZoneText(`$ORIGIN ${name}\n$TTL 300\n@ IN SOA ns1 hostmaster 1 600 60 3600 300\n@ IN NS ns1\nns1 IN A 192.0.2.53\n`, { origin: zone, includes: 'refuse' }).records }
+      }
+      refresher = new SecondaryRefresher({ store, transfer, secrets: new SecretBox(undefined), logger: silent, perPrimary: 4 })
+      await refresher.start()
+      await eventually(() => done === 1000, 60_000)
+      assert.ok(most <= 4, `at most 4 transfers from one primary at once, saw ${most}`)
+      assert.equal((await store.zones.findByName('z999.many.test.', { accountIds: [account.id] }))!.serial, 1)
+    } finally {
+      await refresher?.stop()
+      await close()
+    }
+  })
+})
