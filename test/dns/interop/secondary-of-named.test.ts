@@ -46,10 +46,11 @@ describe('Zonal as a secondary of BIND named', { skip }, () => {
     service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: String(dnsPort), ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
     named = await startNamed({
       notifyPorts: [dnsPort],
-      files: { 'upstream.db': ZONE, 'copyme.db': ZONE.replaceAll('upstream.test.', 'copyme.test.') },
+      files: { 'upstream.db': ZONE, 'copyme.db': ZONE.replaceAll('upstream.test.', 'copyme.test.'), 'plain.db': ZONE.replaceAll('upstream.test.', 'plain.test.') },
       body: `key "xfr" { algorithm hmac-sha256; secret "${SECRET}"; };
 zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { key "xfr"; }; allow-update { key "xfr"; }; };
-zone "copyme.test." { type primary; file "$DIR/copyme.db"; allow-transfer { key "xfr"; }; };`
+zone "copyme.test." { type primary; file "$DIR/copyme.db"; allow-transfer { key "xfr"; }; };
+zone "plain.test." { type primary; file "$DIR/plain.db"; allow-transfer { 127.0.0.1; }; };`
     })
     base = `http://127.0.0.1:${service.httpPort}`
     const token = await (await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: 'admin password' }) })).json() as { accessToken: string }
@@ -73,6 +74,23 @@ zone "copyme.test." { type primary; file "$DIR/copyme.db"; allow-transfer { key 
     assert.equal(s.lastRefreshStatus, 'SUCCESSFUL')
     assert.match(s.lastRefresh!, /^\d\d\/\d\d\/\d\d \d\d:\d\d:\d\d [AP]M GMT$/)
     assert.match(await dig(service.dns.port, '+norec', 'upstream.test.', 'SOA'), /flags: qr aa;/)
+  })
+
+  it('transfers a secondary without TSIG, and says why a wrong key fails', async () => {
+    const secondary = async (name: string, server: Record<string, string>): Promise<void> => {
+      const res = await fetch(`${base}/zones`, { method: 'POST', headers, body: JSON.stringify({ properties: { name, type: 'SECONDARY' }, secondaryCreateInfo: { primaryNameServers: { nameServerIpList: { nameServerIp1: { ip: `127.0.0.1:${named.port}`, ...server } } } } }) })
+      assert.equal(res.status, 201, await res.text())
+    }
+    await secondary('plain.test', {})
+    await eventually(async () => /192\.0\.2\.80/.test(await dig(service.dns.port, '+norec', '+short', 'www.plain.test.', 'A')), 10_000, 'the plain zone served')
+    await secondary('copyme.test', { tsigKey: 'xfr', tsigKeyValue: Buffer.from('not the secret').toString('base64'), tsigAlgorithm: 'hmac-sha256' })
+    const zoneStatus = async (): Promise<Record<string, string>> =>
+      (await (await fetch(`${base}/zones/copyme.test`, { headers })).json() as { transferStatusDetails: Record<string, string> }).transferStatusDetails
+    await eventually(async () => (await zoneStatus()).lastRefreshStatus === 'FAILED', 10_000, 'the failure recorded')
+    assert.match((await zoneStatus()).lastRefreshStatusMessage!, /BADSIG|TSIG/)
+    // Never transferred: SERVFAIL, not an answer.
+    assert.match(await dig(service.dns.port, '+norec', 'www.copyme.test.', 'A'), /status: SERVFAIL/)
+    assert.equal((await fetch(`${base}/zones/copyme.test`, { method: 'DELETE', headers })).status, 204)
   })
 
   it('takes a change on the primary after its NOTIFY, by IXFR', async () => {
