@@ -104,7 +104,10 @@ export function answerTransfer (index: ZoneIndex, req: TransferRequest): Uint8Ar
   }
   const rangesConfigured = (zone.transfer?.ranges.length ?? 0) > 0
   const addressOk = rangesConfigured ? allowedAddress(zone, req.client) : key !== undefined
-  if (!addressOk || (key !== undefined && mac === undefined)) return refuse(Rcode.REFUSED)
+  if (!addressOk || (key !== undefined && mac === undefined)) {
+    // RFC 8945 §5.3: an answer to a correctly signed request is signed, a refusal too.
+    return mac !== undefined && key !== undefined ? signAll(refuse(Rcode.REFUSED), key, mac, req.now) : refuse(Rcode.REFUSED)
+  }
 
   const all = zoneRecords(zone)
   if (all === undefined) return refuse(Rcode.SERVFAIL)

@@ -10,6 +10,7 @@ import { ZoneData, type JournalStep } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
+import { ResponseVerifier, signMessage, type TsigKey } from '../../../src/dns/wire/tsig.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
 import { formatRdata, typeName } from '../../../src/zone/rdata/index.ts'
 import { withSoaSerial } from '../../../src/zones/serial-bump.ts'
@@ -60,6 +61,23 @@ function answers (index: ZoneIndex, request: Uint8Array): string[] {
   const show = (r: WireRecord): string => r.type === 6 ? `SOA ${formatRdata(6, r.rdata).split(' ')[2]}` : `${nameToString(r.name)} ${typeName(r.type)} ${formatRdata(r.type, r.rdata)}`
   return out.flatMap(m => decodeMessage(m).answers.map(show))
 }
+
+describe('transfer refusals to signed requests', () => {
+  it('signs the REFUSED sent to a correctly signed request from outside the restrict list (RFC 8945 §5.3)', () => {
+    const { index, zone } = zoneWithJournal()
+    const key: TsigKey = { name: parseName('xfr-key.'), algorithm: 'hmac-sha256', secret: new Uint8Array(32).fill(7) }
+    zone.transfer = { ranges: [{ start: new Uint8Array([192, 0, 2, 1]), end: new Uint8Array([192, 0, 2, 1]) }], key }
+    const w = new MessageWriter(512)
+    w.header({ id: 9, qr: false, opcode: 0, aa: false, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
+    w.question({ name: ORIGIN, type: 252, class: 1 })
+    const now = 1_800_000_000
+    const request = signMessage(w.finish(), { key, priorMac: undefined, timersOnly: false, now })
+    const [response] = answerTransfer(index, { bytes: request.message, message: decodeMessage(request.message), client: LOCAL, now })
+    const m = decodeMessage(response!)
+    assert.equal(m.rcode, 5)
+    assert.equal(new ResponseVerifier(key, request.mac).verify(response!, m, now), undefined)
+  })
+})
 
 describe('IXFR out from the journal', () => {
   it('sends the steps from the client\'s serial: current SOA, then old SOA, removed, new SOA, added per step, then current SOA', () => {
