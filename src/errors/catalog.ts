@@ -132,7 +132,11 @@ export const catalog = {
   BATCH_TOO_LARGE: { status: 400, errorCode: 110021, message: 'The batch of size {0} exceeds size limit ({1})' },
   BATCH_METHOD_NOT_ALLOWED: { status: 400, errorCode: 110022, message: 'Invalid request method provided; method \'{0}\' is not allowed.' },
   ZONE_NOT_SECONDARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is not a secondary zone; only a secondary zone requests transfers from its primary name servers.' },
-  ZONE_TRANSFER_FAILED: { status: 400, errorCode: 53002, message: 'Invalid primary name server: the zone transfer from {0} failed: {1}' }
+  ZONE_TRANSFER_FAILED: { status: 400, errorCode: 53002, message: 'Invalid primary name server: the zone transfer from {0} failed: {1}' },
+  AUDIT_FILTER_INVALID: { status: 400, errorCode: 200004, message: 'Invalid filter \'{0}\': the filter is key:value pairs separated by ::.' },
+  AUDIT_FILTER_KEY_UNKNOWN: { status: 400, errorCode: 200004, message: 'Invalid filter key \'{0}\'; known keys: {1}.' },
+  AUDIT_DATE_RANGE_INVALID: { status: 400, errorCode: 55003, message: 'The date format is not valid. Expected date_range yyyyMMddHHmmss-yyyyMMddHHmmss (GMT) or 15m, 5h, 30d, 5w, 1month, but received: {0}' },
+  AUDIT_DATE_RANGE_ORDER: { status: 400, errorCode: 55003, message: 'Invalid date_range {0}: the start is later than the end.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog
