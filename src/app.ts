@@ -12,6 +12,7 @@ import { taskRoutes } from './api/routes/tasks/index.ts'
 import { zoneExportRoutes } from './api/routes/zones/export.ts'
 import { zoneListRoutes } from './api/routes/zones/list.ts'
 import { registerAuth } from './api/plugins/auth.ts'
+import { reportRoutes } from './api/routes/reports/index.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
 import { registerErrorHandler } from './api/plugins/error-handler.ts'
 import { registerMetrics } from './api/plugins/metrics.ts'
@@ -28,7 +29,7 @@ import type { ZoneDeps } from './zones/context.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
-import { systemClock } from './util/time.ts'
+import { systemClock, type Clock } from './util/time.ts'
 
 export interface AppDeps {
   store: Store
@@ -45,6 +46,8 @@ export interface AppDeps {
   metrics?: Registry
   /** Fetches a zone by AXFR (primary zones created with createType TRANSFER). */
   transferZone?: ZoneDeps['transferZone']
+  /** The time reports read "now" from (tests move it). */
+  clock?: Clock
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -118,5 +121,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(taskRoutes, { store: deps.store })
   await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
+  await app.register(reportRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   return app
 }

@@ -5,7 +5,7 @@ import { ZonalError } from '../errors/catalog.ts'
  * per key, the values any of which a record must match (empty: no condition on that key).
  */
 export interface AuditFilter {
-  /** Inclusive start and exclusive end of the window, UTC. */
+  /** Inclusive start and exclusive end of the window, UTC (1 ms after now for relative windows). */
   from: Date
   to: Date
   users: string[]
@@ -32,6 +32,9 @@ const KEYS: Record<string, ListKey | 'dateRange'> = {
   accounts: 'accounts',
   change_comment: 'changeComments'
 }
+
+/** The exclusive end of a window that includes `now` (a record written this millisecond is in it). */
+const justAfter = (now: Date): Date => new Date(now.getTime() + 1)
 
 /** Without a date_range: the last 24 hours. */
 const DEFAULT_WINDOW_MS = 24 * 3600 * 1000
@@ -66,7 +69,7 @@ function relative (text: string, now: Date): Date | undefined {
 /** The window of a `date_range` value. */
 function dateRange (value: string, now: Date): { from: Date, to: Date } {
   const back = relative(value, now)
-  if (back !== undefined) return { from: back, to: now }
+  if (back !== undefined) return { from: back, to: justAfter(now) }
   const m = /^(\d{14})-(\d{14})$/.exec(value)
   const from = m === null ? undefined : gmt(m[1]!)
   const to = m === null ? undefined : gmt(m[2]!)
@@ -89,7 +92,7 @@ function dateRange (value: string, now: Date): { from: Date, to: Date } {
 export function parseAuditFilter (text: string | undefined, now: Date): AuditFilter {
   const filter: AuditFilter = {
     from: new Date(now.getTime() - DEFAULT_WINDOW_MS),
-    to: now,
+    to: justAfter(now),
     users: [],
     objectNames: [],
     objectTypes: [],

@@ -136,7 +136,9 @@ export const catalog = {
   AUDIT_FILTER_INVALID: { status: 400, errorCode: 200004, message: 'Invalid filter \'{0}\': the filter is key:value pairs separated by ::.' },
   AUDIT_FILTER_KEY_UNKNOWN: { status: 400, errorCode: 200004, message: 'Invalid filter key \'{0}\'; known keys: {1}.' },
   AUDIT_DATE_RANGE_INVALID: { status: 400, errorCode: 55003, message: 'The date format is not valid. Expected date_range yyyyMMddHHmmss-yyyyMMddHHmmss (GMT) or 15m, 5h, 30d, 5w, 1month, but received: {0}' },
-  AUDIT_DATE_RANGE_ORDER: { status: 400, errorCode: 55003, message: 'Invalid date_range {0}: the start is later than the end.' }
+  AUDIT_DATE_RANGE_ORDER: { status: 400, errorCode: 55003, message: 'Invalid date_range {0}: the start is later than the end.' },
+  AUDIT_LIMIT_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: limit \'{0}\' must be between 0 and 250 (1 to 250).' },
+  AUDIT_X_USER_INVALID: { status: 400, errorCode: 410001, message: 'Invalid X-User \'{0}\': no user of that name is linked with an account you may read.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

@@ -371,9 +371,51 @@ export interface NewAuditRecord {
   changeTime?: string
 }
 
+/** A record's place in the audit log's order (newest first: change time, then id). */
+export interface AuditPosition {
+  time: string
+  id: number
+}
+
+/**
+ * A query of the audit log: records of `accountIds` changed in [`from`, `to`) that match every
+ * non-empty list (any value of a list). Text matches ignore case; `objectNames`,
+ * `parentNames` and `changeComments` are SQL LIKE patterns (escape character `\`).
+ */
+export interface AuditQuery {
+  accountIds: readonly string[]
+  from: string
+  to: string
+  users?: readonly string[]
+  objectNames?: readonly string[]
+  objectTypes?: readonly string[]
+  changeTypes?: readonly string[]
+  parentNames?: readonly string[]
+  changeComments?: readonly string[]
+  limit: number
+  /** Only records older than this (the next page). */
+  after?: AuditPosition
+  /** Only records newer than this (the previous page: the `limit` oldest of them). */
+  before?: AuditPosition
+}
+
+/** The distinct values of an audit window, for the filter list. */
+export interface AuditFilterValues {
+  objectTypes: string[]
+  changeTypes: string[]
+  users: string[]
+  accounts: string[]
+}
+
 export interface AuditStore {
   append (record: NewAuditRecord): Promise<void>
-  /** Newest first; for tests and the CLI until the audit report lands. */
+  /** Newest first, whatever the direction read. */
+  list (query: AuditQuery): Promise<AuditRow[]>
+  /** Sorted distinct object types, change types, users and account names in the window. */
+  filterValues (accountIds: readonly string[], from: string, to: string): Promise<AuditFilterValues>
+  /** Delete records changed before `iso` (the retention setting, never the API); returns how many. */
+  deleteBefore (iso: string, batch?: number): Promise<number>
+  /** Newest first; for tests. */
   recent (limit: number, changeType?: string): Promise<AuditRow[]>
 }
 

@@ -1,7 +1,7 @@
 import { recordChange, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { StoredRrset, ZoneWithAccount } from '../store/store.ts'
-import { validateProfile } from '../zone/pools/index.ts'
+import { poolKindOf, validateProfile } from '../zone/pools/index.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { formatRdata, typeName } from '../zone/rdata/index.ts'
 import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
@@ -58,6 +58,16 @@ function auditChanges (before: StoredRrset | undefined, after: StoredRrset | und
 }
 
 /**
+ * The audit object type of an rrset change: the record type (`A`, `TXT` …), or for a pool the
+ * pool kind (`RD_POOL`, `SB_POOL` …, from the profile after the change, else before it), so the
+ * audit log's `object_type` filter tells pools from plain records.
+ */
+function auditObjectType (type: number, before: StoredRrset | undefined, after: StoredRrset | undefined): string {
+  const kind = [after, before].map(r => r?.profile == null ? undefined : poolKindOf(JSON.parse(r.profile) as Json)).find(k => k !== undefined)
+  return kind === undefined ? typeName(type) : kind.replace(/S$/, '')
+}
+
+/**
  * Run one rrset change as one transaction (DESIGN.md "Data model"): lock the zone row (fresh
  * type, status, serial, record count), read the rrset, let `decide` return its new value
  * (undefined deletes it), check the zone rules, write it, bump the serial and record count
@@ -89,7 +99,7 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,
       accountName: zone.account_name,
-      objectType: typeName(t.type),
+      objectType: auditObjectType(t.type, before, after),
       changeType: before === undefined ? 'ADD' : after === undefined ? 'DELETE' : 'MODIFY',
       object: t.ownerName,
       parent: zone.name,

@@ -28,7 +28,8 @@ export async function buildTestApp (engine: EngineCase['name'], options: { auth?
     store,
     auth,
     config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60 },
-    tasks: options.tasks?.(store)
+    tasks: options.tasks?.(store),
+    ...(options.clock === undefined ? {} : { clock: options.clock })
   })
   const admin = new UserAdmin(store)
   return {
