@@ -53,6 +53,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
     retentionSeconds: config.taskRetentionSeconds,
+    auditRetentionSeconds: config.auditRetentionDays * 86400,
     logger: logger.child({ part: 'tasks' })
   })
   try {

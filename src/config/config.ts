@@ -36,6 +36,8 @@ export interface Config {
   rateLimitWindowSeconds: number
   bodyLimit: number
   taskRetentionSeconds: number
+  /** 0: keep audit records for ever. */
+  auditRetentionDays: number
   taskConcurrency: number
 }
 
@@ -75,6 +77,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_RATE_LIMIT_WINDOW: { default: '60', description: 'Rate-limit window in seconds.' },
   ZONAL_BODY_LIMIT: { default: '10485760', description: 'Largest accepted request body in bytes.' },
   ZONAL_TASK_RETENTION: { default: '604800', description: 'Seconds a finished background task (and its result file) is kept before it is deleted.' },
+  ZONAL_AUDIT_RETENTION_DAYS: { default: '0', description: 'Days audit records are kept; older ones are deleted (the only way a record is ever removed). `0` keeps them for ever.' },
   ZONAL_TASK_CONCURRENCY: { default: '2', description: 'Background tasks (such as zone exports) this node runs at once.' }
 }
 
@@ -156,6 +159,7 @@ export function loadConfig (env: Env = process.env): Config {
     rateLimitWindowSeconds: int(env, 'ZONAL_RATE_LIMIT_WINDOW', 60, 1, 3600),
     bodyLimit: int(env, 'ZONAL_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     taskRetentionSeconds: int(env, 'ZONAL_TASK_RETENTION', 604800, 60, 3650 * 86400),
+    auditRetentionDays: int(env, 'ZONAL_AUDIT_RETENTION_DAYS', 0, 0, 36500),
     taskConcurrency: int(env, 'ZONAL_TASK_CONCURRENCY', 2, 1, 64)
   }
 }

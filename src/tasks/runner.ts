@@ -38,6 +38,7 @@ export type TaskHandler = (ctx: TaskContext) => Promise<TaskOutcome>
 export interface TaskLogger {
   error (obj: object, msg: string): void
   warn (obj: object, msg: string): void
+  info? (obj: object, msg: string): void
 }
 
 export interface TaskRunnerOptions {
@@ -55,6 +56,8 @@ export interface TaskRunnerOptions {
   retentionSeconds?: number
   /** How often to recover expired leases and apply the retention, in ms. Default min(30 s, lease / 2). */
   maintenanceMs?: number
+  /** Audit records are deleted this long after their change; 0 (the default) keeps them. */
+  auditRetentionSeconds?: number
   logger?: TaskLogger
 }
 
@@ -75,7 +78,8 @@ function errorFields (obj: object): object {
  * records the outcome as data: COMPLETE with the result, or ERROR with a message. A handler that
  * throws never stops the runner. A heartbeat keeps the lease of a running job; when a process
  * dies its leases expire and the periodic recovery puts the task back to PENDING (ERROR once
- * `maxAttempts` runs were cut short). Finished tasks are deleted after the retention.
+ * `maxAttempts` runs were cut short). Finished tasks are deleted after the retention, and audit
+ * records after theirs when one is set.
  */
 export class TaskRunner {
   private readonly concurrency: number
@@ -83,6 +87,7 @@ export class TaskRunner {
   private readonly leaseSeconds: number
   private readonly maxAttempts: number
   private readonly retentionSeconds: number
+  private readonly auditRetentionSeconds: number
   private readonly maintenanceMs: number
   private readonly logger: TaskLogger
   private readonly running = new Set<Promise<void>>()
@@ -109,6 +114,7 @@ export class TaskRunner {
     this.leaseSeconds = options.leaseSeconds ?? 60
     this.maxAttempts = Math.max(1, options.maxAttempts ?? 3)
     this.retentionSeconds = options.retentionSeconds ?? 7 * 86400
+    this.auditRetentionSeconds = options.auditRetentionSeconds ?? 0
     this.maintenanceMs = options.maintenanceMs ?? Math.min(30_000, this.leaseSeconds * 500)
     this.logger = options.logger ?? stderrLogger
   }
@@ -249,6 +255,11 @@ export class TaskRunner {
       }
       const cutoff = new Date(Date.now() - this.retentionSeconds * 1000).toISOString()
       await this.store.tasks.deleteFinishedBefore(cutoff)
+      if (this.auditRetentionSeconds > 0) {
+        const before = new Date(Date.now() - this.auditRetentionSeconds * 1000).toISOString()
+        const deleted = await this.store.audit.deleteBefore(before)
+        if (deleted > 0) this.logger.info?.({ deleted, before }, 'deleted audit records past their retention')
+      }
     } catch (err) {
       this.logger.warn({ err }, 'task maintenance failed')
     }

@@ -156,5 +156,40 @@ for (const engine of await engineCases()) {
         await sweeper.stop()
       }
     })
+
+    it('deletes audit records past ZONAL_AUDIT_RETENTION_DAYS when one is set, and keeps them all by default', async () => {
+      const day = 86_400_000
+      const append = async (object: string, msAgo: number): Promise<void> => {
+        await store.audit.append({ accountId, accountName: 'runner-acct', user: 'u', ipAddress: null, objectType: 'ZONE', changeType: 'ADD', object, changeTime: new Date(Date.now() - msAgo).toISOString() })
+      }
+      await append('old.', 40 * day)
+      await append('recent.', 20 * day)
+      const objects = async (): Promise<string[]> => (await store.audit.list({ accountIds: [accountId], from: '2000-01-01T00:00:00.000Z', to: '2100-01-01T00:00:00.000Z', limit: 100 })).map(r => r.object)
+      const keeper = new TaskRunner(store, {}, { workerId: 'keeper', pollMs: 20, maintenanceMs: 20 })
+      keeper.start()
+      await sleep(100)
+      await keeper.stop()
+      assert.ok((await objects()).includes('old.'), 'kept without a retention')
+      const { lines, logger } = memoryLogger()
+      const sweeper = new TaskRunner(store, {}, { workerId: 'sweeper', pollMs: 20, maintenanceMs: 20, auditRetentionSeconds: 30 * 86400, logger: { ...logger, info: (obj, msg) => { lines.push({ level: 'info', msg, obj }) } } })
+      sweeper.start()
+      try {
+        const end = Date.now() + 5000
+        while ((await objects()).includes('old.')) {
+          assert.ok(Date.now() < end, 'old audit record not deleted')
+          await sleep(20)
+        }
+      } finally {
+        await sweeper.stop()
+      }
+      assert.ok((await objects()).includes('recent.'))
+      assert.ok(lines.some(l => l.msg === 'deleted audit records past their retention' && (l.obj as { deleted: number }).deleted >= 1))
+    })
+
+    it('deletes audit records in batches until none is past the cutoff', async () => {
+      for (let i = 0; i < 25; i++) await store.audit.append({ accountId, accountName: 'runner-acct', user: 'u', ipAddress: null, objectType: 'A', changeType: 'ADD', object: `b${i}.`, changeTime: '2001-01-01T00:00:00.000Z' })
+      assert.equal(await store.audit.deleteBefore('2001-01-02T00:00:00.000Z', 10), 25)
+      assert.equal(await store.audit.deleteBefore('2001-01-02T00:00:00.000Z', 10), 0)
+    })
   })
 }
