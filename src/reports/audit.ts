@@ -89,6 +89,14 @@ function likePattern (value: string): string {
   return value.toLowerCase().replace(/[\\%_]/g, c => `\\${c}`).replace(/\*/g, '%')
 }
 
+/** Exact names (no `*`), lower case, with and without their trailing dot. */
+function exactNames (values: readonly string[]): string[] {
+  return values.filter(v => !v.includes('*')).flatMap(v => {
+    const name = v.toLowerCase()
+    return name.endsWith('.') ? [name, name.slice(0, -1)] : [name, `${name}.`]
+  })
+}
+
 /** Names match with or without their trailing dot (`www.example.org` finds `www.example.org.`). */
 function namePatterns (values: readonly string[]): string[] {
   return values.flatMap(v => {
@@ -165,7 +173,8 @@ function baseQuery (principal: Principal, filter: AuditFilter, window: { from: D
     from: window.from.toISOString(),
     to: window.to.toISOString(),
     users: filter.users,
-    objectNames: namePatterns(filter.objectNames),
+    objects: exactNames(filter.objectNames),
+    objectNames: namePatterns(filter.objectNames.filter(v => v.includes('*'))),
     objectTypes: filter.objectTypes.map(t => t.toUpperCase()),
     changeTypes: filter.changeTypes.map(t => t.toUpperCase()),
     parentNames: namePatterns(filter.parentNames),

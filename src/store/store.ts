@@ -387,6 +387,8 @@ export interface AuditQuery {
   from: string
   to: string
   users?: readonly string[]
+  /** Exact object names, lower case (a record matches these or `objectNames`). */
+  objects?: readonly string[]
   objectNames?: readonly string[]
   objectTypes?: readonly string[]
   changeTypes?: readonly string[]

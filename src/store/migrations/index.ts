@@ -5,6 +5,7 @@ import * as m0002 from './0002-zone-order.ts'
 import * as m0003 from './0003-tasks.ts'
 import * as m0004 from './0004-rrsets.ts'
 import * as m0005 from './0005-zone-changes.ts'
+import * as m0006 from './0006-audit-object.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -16,7 +17,8 @@ const migrations: Record<string, EngineMigration> = {
   '0002-zone-order': m0002,
   '0003-tasks': m0003,
   '0004-rrsets': m0004,
-  '0005-zone-changes': m0005
+  '0005-zone-changes': m0005,
+  '0006-audit-object': m0006
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

@@ -1,4 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
+import type { EngineName } from '../engine.ts'
 import type { AuditRow, Database } from '../schema.ts'
 import type { AuditFilterValues, AuditQuery, AuditStore, NewAuditRecord } from '../store.ts'
 
@@ -15,7 +16,7 @@ function likeAny (eb: AuditEb, column: TextColumn, patterns: readonly string[]):
  * the retention setting alone.
  */
 export class SqlAuditStore implements AuditStore {
-  constructor (private readonly db: Kysely<Database>) {}
+  constructor (private readonly db: Kysely<Database>, private readonly engine: EngineName) {}
 
   async append (record: NewAuditRecord): Promise<void> {
     await this.db.insertInto('audit_records').values({
@@ -42,11 +43,21 @@ export class SqlAuditStore implements AuditStore {
     if (query.accountIds.length === 0) return []
     const backwards = query.before !== undefined
     const dir = backwards ? 'asc' : 'desc'
-    let q = this.db.selectFrom('audit_records').selectAll()
-      .where('account_id', 'in', [...query.accountIds])
-      .where('change_time', '>=', query.from)
-      .where('change_time', '<', query.to)
     const pos = query.after ?? query.before
+    // One bound per side on change_time: the window's, or the position's where it is tighter.
+    // (SQLite takes only one upper and one lower bound into the index range, the first written;
+    // with the window's end there, page 100 would scan the 99 pages before it.)
+    const lower = backwards && pos !== undefined && pos.time >= query.from ? { op: '>=' as const, time: pos.time } : { op: '>=' as const, time: query.from }
+    const upper = !backwards && pos !== undefined && pos.time < query.to ? { op: '<=' as const, time: pos.time } : { op: '<' as const, time: query.to }
+    const objects = query.objects ?? []
+    const objectNames = query.objectNames ?? []
+    // Looking for exact names, SQLite would still walk the account and time index (it has no
+    // statistics to know better): hiding those terms (unary +) leaves it the object index.
+    const hide = this.engine === 'sqlite' && objects.length > 0 && objectNames.length === 0
+    let q = this.db.selectFrom('audit_records').selectAll()
+    q = hide
+      ? q.where(sql<SqlBool>`+account_id in (${sql.join(query.accountIds)}) and +change_time ${sql.raw(lower.op)} ${lower.time} and +change_time ${sql.raw(upper.op)} ${upper.time}`)
+      : q.where('account_id', 'in', [...query.accountIds]).where('change_time', lower.op, lower.time).where('change_time', upper.op, upper.time)
     if (pos !== undefined) {
       q = q.where(eb => eb(eb.refTuple('change_time', 'id'), backwards ? '>' : '<', eb.tuple(pos.time, pos.id)))
     }
@@ -54,28 +65,35 @@ export class SqlAuditStore implements AuditStore {
     if (users.length > 0) q = q.where(eb => eb(eb.fn<string>('lower', ['user_name']), 'in', users.map(u => u.toLowerCase())))
     if ((query.objectTypes ?? []).length > 0) q = q.where('object_type', 'in', [...query.objectTypes!])
     if ((query.changeTypes ?? []).length > 0) q = q.where('change_type', 'in', [...query.changeTypes!])
-    if ((query.objectNames ?? []).length > 0) q = q.where(eb => likeAny(eb, 'object', query.objectNames!))
+    if (objects.length > 0 || objectNames.length > 0) {
+      q = q.where(eb => eb.or([
+        ...(objects.length > 0 ? [eb(eb.fn<string>('lower', ['object']), 'in', [...objects])] : []),
+        ...(objectNames.length > 0 ? [likeAny(eb, 'object', objectNames)] : [])
+      ]))
+    }
     if ((query.parentNames ?? []).length > 0) q = q.where(eb => likeAny(eb, 'parent', query.parentNames!))
     if ((query.changeComments ?? []).length > 0) q = q.where(eb => likeAny(eb, 'change_comment', query.changeComments!))
     const rows = await q.orderBy('change_time', dir).orderBy('id', dir).limit(query.limit).execute()
     return backwards ? rows.reverse() : rows
   }
 
+  /** One pass over the window (grouped by the four columns), then the distinct values of each. */
   async filterValues (accountIds: readonly string[], from: string, to: string): Promise<AuditFilterValues> {
     if (accountIds.length === 0) return { objectTypes: [], changeTypes: [], users: [], accounts: [] }
-    const distinct = async (column: 'object_type' | 'change_type' | 'user_name' | 'account_name'): Promise<string[]> => {
-      const rows = await this.db.selectFrom('audit_records').select(column).distinct()
-        .where('account_id', 'in', [...accountIds])
-        .where('change_time', '>=', from)
-        .where('change_time', '<', to)
-        .orderBy(column)
-        .execute()
-      return rows.map(r => (r as Record<string, string | null>)[column]).filter((v): v is string => v !== null)
+    const rows = await this.db.selectFrom('audit_records')
+      .select(['object_type', 'change_type', 'user_name', 'account_name'])
+      .where('account_id', 'in', [...accountIds])
+      .where('change_time', '>=', from)
+      .where('change_time', '<', to)
+      .groupBy(['object_type', 'change_type', 'user_name', 'account_name'])
+      .execute()
+    const sorted = (values: (string | null)[]): string[] => [...new Set(values.filter((v): v is string => v !== null))].sort()
+    return {
+      objectTypes: sorted(rows.map(r => r.object_type)),
+      changeTypes: sorted(rows.map(r => r.change_type)),
+      users: sorted(rows.map(r => r.user_name)),
+      accounts: sorted(rows.map(r => r.account_name))
     }
-    const [objectTypes, changeTypes, users, accounts] = await Promise.all([
-      distinct('object_type'), distinct('change_type'), distinct('user_name'), distinct('account_name')
-    ])
-    return { objectTypes, changeTypes, users, accounts }
   }
 
   async deleteBefore (iso: string, batch = 10_000): Promise<number> {

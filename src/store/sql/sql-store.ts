@@ -59,7 +59,7 @@ export class SqlStore implements Store {
       zones: new SqlZoneStore(db, engineImpl, touched),
       rrsets: new SqlRrsetStore(db),
       tasks: new SqlTaskStore(db, engineImpl),
-      audit: new SqlAuditStore(db),
+      audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db)
     }
   }

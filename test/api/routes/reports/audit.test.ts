@@ -133,6 +133,8 @@ for (const engine of await engineCases()) {
         ['object_name:www.example.org', [2, 3]],
         ['object_name:WWW.Example.org.', [2, 3]],
         ['object_name:*.example.org', [2, 3, 4, 7]],
+        ['object_name:txt.example.org,POOL*', [4, 7]],
+        ['object_name:example.org::object_name:www*', [1, 2, 3]],
         ['object_type:a', [2, 3]],
         ['object_type:ZONE', [1]],
         ['object_type:RD_POOL', [7]],
