@@ -82,6 +82,44 @@ async function bulkInsert (url: string, sqlText: string): Promise<void> {
   }
 }
 
+/**
+ * The reference a keyset page is compared with: the same page 100 read by OFFSET (what paging
+ * by position would cost), as plain SQL on the same database, median of `runs`.
+ */
+async function offsetReference (url: string, accountId: string, runs: number): Promise<number> {
+  const from = new Date(Date.now() - 30 * DAY_S * 1000).toISOString()
+  const to = new Date(Date.now() + 60_000).toISOString()
+  const location = parseDatabaseUrl(url)
+  const times: number[] = []
+  if (location.engine === 'sqlite') {
+    const db = new Database(location.path, { readonly: true })
+    try {
+      const stmt = db.prepare("select * from audit_records where account_id = ? and change_time >= ? and change_time < ? and change_type = 'DELETE' order by change_time desc, id desc limit 50 offset 4950")
+      for (let i = 0; i <= runs; i++) {
+        const start = process.hrtime.bigint()
+        if (stmt.all(accountId, from, to).length !== 50) throw new Error('offset reference: short page')
+        if (i > 0) times.push(Number(process.hrtime.bigint() - start) / 1e6)
+      }
+    } finally {
+      db.close()
+    }
+    return median(times)
+  }
+  const client = new pg.Client({ connectionString: location.connectionString, options: location.schema === undefined ? undefined : `-c search_path=${location.schema}` })
+  await client.connect()
+  try {
+    for (let i = 0; i <= runs; i++) {
+      const start = process.hrtime.bigint()
+      const r = await client.query("select * from audit_records where account_id = $1 and change_time >= $2 and change_time < $3 and change_type = 'DELETE' order by change_time desc, id desc limit 50 offset 4950", [accountId, from, to])
+      if (r.rows.length !== 50) throw new Error('offset reference: short page')
+      if (i > 0) times.push(Number(process.hrtime.bigint() - start) / 1e6)
+    }
+  } finally {
+    await client.end()
+  }
+  return median(times)
+}
+
 async function analyze (url: string): Promise<void> {
   const location = parseDatabaseUrl(url)
   if (location.engine !== 'postgres') return
@@ -166,10 +204,15 @@ async function benchEngine (engine: EngineName, records: number, runs: number): 
         headers: { 'content-type': 'application/x-www-form-urlencoded' }
       })
       const token = (login.json() as { accessToken: string }).accessToken
-      const results: AuditBenchResult[] = [{ engine, statistics: 'fresh', records, insertSeconds, medians: await timeRequests(app, token, runs) }]
+      const measure = async (): Promise<AuditBenchResult['medians']> => {
+        const medians = await timeRequests(app, token, runs)
+        medians.push({ label: 'reference: change_type:DELETE page 100 by SQL OFFSET 4950 (no API)', ms: await offsetReference(url, bench.id, runs), rows: 50 })
+        return medians
+      }
+      const results: AuditBenchResult[] = [{ engine, statistics: 'fresh', records, insertSeconds, medians: await measure() }]
       if (engine === 'postgres') {
         await analyze(url)
-        results.push({ engine, statistics: 'analyzed', records, insertSeconds, medians: await timeRequests(app, token, runs) })
+        results.push({ engine, statistics: 'analyzed', records, insertSeconds, medians: await measure() })
       }
       return results
     } finally {

@@ -1,5 +1,6 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { auditBenchTable, benchAudit } from './audit.ts'
 import { benchZoneList, listBenchTable } from './list.ts'
 import { benchRrsets, rrsetBenchTable } from './rrsets.ts'
 import { powerDnsAvailable, startPowerDns, startZonalProcess, type PowerDns } from './servers.ts'
@@ -174,6 +175,9 @@ async function main (): Promise<void> {
   out(listBenchTable(await benchZoneList({ zones: Number(process.env.BENCH_ZONES ?? 100_000) })))
 
   out('\n' + rrsetBenchTable(await benchRrsets(work)))
+
+  out('\nAudit log with 1,000,000 records (GET /reports/dns_configuration/audit, app.inject, median of 5)\n\n')
+  out(auditBenchTable(await benchAudit()))
 }
 
 await main()
