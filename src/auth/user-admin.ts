@@ -171,6 +171,19 @@ export class UserAdmin {
     })
   }
 
+  /**
+   * Delete a user with its memberships and tokens; audited as USER DELETE in each account it
+   * belonged to (or without account). Its tasks stay, without a user; audit records keep its name.
+   * @throws AdminInputError for an unknown user
+   */
+  async deleteUser (username: string): Promise<void> {
+    await this.store.transaction(async (tx) => {
+      const user = await this.requireUser(tx, username)
+      await this.record(tx, await tx.users.memberships(user.id), 'USER', 'DELETE', user.username, [{ name: 'user', from: user.username }])
+      await tx.users.delete(user.id)
+    })
+  }
+
   /** Move the user to `status` with its audit records; nothing when it is there already. */
   private async setStatus (tx: Store, user: UserRow, status: UserRow['status']): Promise<void> {
     if (user.status === status) return

@@ -138,6 +138,12 @@ export function buildProgram (): Command {
       const granted = await withStore(async (store) => admin(store).grant(username, accountName, group))
       process.stdout.write(`user "${username}" is in group ${granted} of account "${accountName}"\n`)
     })
+  user.command('delete <username>')
+    .description('delete a user with its memberships and tokens (its audit records stay)')
+    .action(async (username: string) => {
+      await withStore(async (store) => admin(store).deleteUser(username))
+      process.stdout.write(`user "${username}" deleted\n`)
+    })
 
   const zone = program.command('zone').description('support operations on zones')
   zone.command('unsuspend <name>')

@@ -154,6 +154,38 @@ for (const engine of await engineCases()) {
       ])
     })
 
+    it('deleteUser: USER DELETE per account, then the user goes with its memberships and tokens', async () => {
+      const alice = await store.users.findByUsername('alice')
+      assert.ok(alice)
+      const acme = await store.accounts.findByName('acme')
+      assert.ok(acme)
+      await store.tokens.insert({ tokenHash: 'alice-access', kind: 'access', userId: alice.id, familyId: 'alice-f', expiresAt: '2999-01-01T00:00:00.000Z' })
+      const task = await store.tasks.create({ accountId: acme.id, userId: alice.id, kind: 'export', message: 'Pending' })
+      const earlier = (await store.audit.recent(1000)).filter(r => r.object === 'alice').length
+
+      await failsUnrecorded(() => store.transaction(async (tx) => {
+        await new UserAdmin(tx, { actor: ACTOR }).deleteUser('alice')
+        throw new Error('later step failed')
+      }), /later step failed/)
+      assert.ok(await store.users.findByUsername('alice'))
+
+      const deleted = [{ name: 'user', from: 'alice' }]
+      assert.deepEqual(await recorded(() => admin.deleteUser('ALICE')), [
+        { objectType: 'USER', changeType: 'DELETE', object: 'alice', account: 'acme', changes: deleted },
+        { objectType: 'USER', changeType: 'DELETE', object: 'alice', account: 'globex', changes: deleted }
+      ])
+      assert.equal(await store.users.findByUsername('alice'), undefined)
+      assert.deepEqual(await store.users.memberships(alice.id), [])
+      assert.equal(await store.tokens.findByHash('alice-access'), undefined)
+      assert.equal((await store.tasks.findById(task.id, { accountIds: [acme.id] }))?.user_id, null)
+      assert.equal((await store.audit.recent(1000)).filter(r => r.object === 'alice').length, earlier + 2, 'earlier records stay')
+
+      assert.deepEqual(await recorded(() => admin.deleteUser('dave')), [
+        { objectType: 'USER', changeType: 'DELETE', object: 'dave', account: null, changes: [{ name: 'user', from: 'dave' }] }
+      ])
+      await failsUnrecorded(() => admin.deleteUser('dave'), /user "dave" does not exist/)
+    })
+
     it('names the actor `system` when none is given', async () => {
       await new UserAdmin(store).addAccount('default-actor')
       const [record] = await store.audit.recent(1)

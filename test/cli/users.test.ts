@@ -98,6 +98,27 @@ for (const engine of await engineCases()) {
       }
     })
 
+    it('deletes a user, whose audit records stay, and refuses an unknown one', async () => {
+      assert.equal((await zonal(db.url, ['user', 'add', 'frank', '--password', 'long enough', '--account', 'acme'])).code, 0)
+      const deleted = await zonal(db.url, ['user', 'delete', 'FRANK'])
+      assert.equal(deleted.code, 0, deleted.stderr)
+      assert.equal(deleted.stdout, 'user "FRANK" deleted\n')
+      assert.doesNotMatch((await zonal(db.url, ['user', 'list'])).stdout, /frank/)
+      const again = await zonal(db.url, ['user', 'delete', 'frank'])
+      assert.equal(again.code, 2)
+      assert.match(again.stderr, /zonal: user "frank" does not exist/)
+      const store = await openStore(db.url)
+      try {
+        const records = (await store.audit.recent(100)).filter(r => r.object === 'frank')
+        assert.deepEqual(records.map(r => [r.change_type, r.account_name, r.user_name]), [
+          ['DELETE', 'acme', 'support (zonal cli)'],
+          ['ADD', 'acme', 'support (zonal cli)']
+        ])
+      } finally {
+        await store.close()
+      }
+    })
+
     it('exits non-zero on an unknown command and on a bad database URL', async () => {
       assert.notEqual((await zonal(db.url, ['frobnicate'])).code, 0)
       const bad = await zonal('mysql://x', ['account', 'list'])
