@@ -12,8 +12,9 @@ export interface BootstrapResult {
 
 /**
  * First start on an empty database (no users): create the admin account and an Owner user in
- * it, in one transaction. Returns undefined when the database already has users. When several
- * nodes start at once on one PostgreSQL, one wins and the others see its user.
+ * it, in one transaction with their audit records (by the actor `bootstrap`). Returns undefined
+ * when the database already has users. When several nodes start at once on one PostgreSQL, one
+ * wins and the others see its user.
  */
 export async function bootstrapAdmin (store: Store, config: Pick<Config, 'adminAccount' | 'adminUsername' | 'adminPassword'>): Promise<BootstrapResult | undefined> {
   if (await store.users.count() > 0) return undefined
@@ -21,10 +22,9 @@ export async function bootstrapAdmin (store: Store, config: Pick<Config, 'adminA
   try {
     await store.transaction(async (tx) => {
       if (await tx.users.count() > 0) throw new AlreadyBootstrapped()
-      const admin = new UserAdmin(tx)
-      const account = await tx.accounts.findByName(config.adminAccount) ?? await admin.addAccount(config.adminAccount)
-      const user = await admin.addUser(config.adminUsername, password)
-      await tx.users.grant(user.id, account.id, 'Owner')
+      const admin = new UserAdmin(tx, { actor: { user: 'bootstrap', ipAddress: null } })
+      if (await tx.accounts.findByName(config.adminAccount) === undefined) await admin.addAccount(config.adminAccount)
+      await admin.addUser(config.adminUsername, password, { account: config.adminAccount, group: 'Owner' })
     })
   } catch (err) {
     if (err instanceof AlreadyBootstrapped || await store.users.count() > 0) return undefined

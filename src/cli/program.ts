@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander'
+import type { Actor } from '../audit/recorder.ts'
 import { AdminInputError, UserAdmin } from '../auth/user-admin.ts'
 import { GROUPS } from '../auth/permissions.ts'
 import { ConfigError, loadConfig } from '../config/config.ts'
@@ -7,6 +8,13 @@ import { openStore } from '../store/open-store.ts'
 import type { Store } from '../store/store.ts'
 import { VERSION } from '../version.ts'
 import { promptHidden, readStdin } from './prompt.ts'
+
+/** Who the audit records of CLI changes name. */
+const CLI_ACTOR: Actor = { user: 'support (zonal cli)', ipAddress: null }
+
+function admin (store: Store): UserAdmin {
+  return new UserAdmin(store, { actor: CLI_ACTOR })
+}
 
 interface PasswordOptions {
   password?: string
@@ -68,7 +76,7 @@ export function buildProgram (): Command {
   account.command('add <name>')
     .description('create an account')
     .action(async (name: string) => {
-      await withStore(async (store) => new UserAdmin(store).addAccount(name))
+      await withStore(async (store) => admin(store).addAccount(name))
       process.stdout.write(`account "${name}" created\n`)
     })
   account.command('list')
@@ -87,11 +95,8 @@ export function buildProgram (): Command {
     .option('--group <group>', `group for --account: ${GROUPS.join(', ')}`, 'ReadOnly')
     .action(async (username: string, opts: PasswordOptions & { account?: string, group: string }) => {
       const password = await resolvePassword(opts)
-      await withStore(async (store) => {
-        const admin = new UserAdmin(store)
-        await admin.addUser(username, password)
-        if (opts.account !== undefined) await admin.grant(username, opts.account, opts.group)
-      })
+      const grant = opts.account === undefined ? undefined : { account: opts.account, group: opts.group }
+      await withStore(async (store) => admin(store).addUser(username, password, grant))
       process.stdout.write(`user "${username}" created\n`)
     })
   user.command('list')
@@ -112,26 +117,32 @@ export function buildProgram (): Command {
         if (await store.users.findByUsername(username) === undefined) throw new AdminInputError(`user "${username}" does not exist`)
       })
       const password = await resolvePassword(opts)
-      await withStore(async (store) => new UserAdmin(store).setPassword(username, password))
+      await withStore(async (store) => admin(store).setPassword(username, password))
       process.stdout.write(`password of "${username}" changed; its tokens are revoked\n`)
     })
   user.command('disable <username>')
     .description('disable a user (revokes its tokens)')
     .action(async (username: string) => {
-      await withStore(async (store) => new UserAdmin(store).disable(username))
+      await withStore(async (store) => admin(store).disable(username))
       process.stdout.write(`user "${username}" disabled\n`)
     })
   user.command('enable <username>')
     .description('enable a disabled user')
     .action(async (username: string) => {
-      await withStore(async (store) => new UserAdmin(store).enable(username))
+      await withStore(async (store) => admin(store).enable(username))
       process.stdout.write(`user "${username}" enabled\n`)
     })
   user.command('grant <username> <account> <group>')
     .description(`put a user in a group of an account (${GROUPS.join(', ')})`)
     .action(async (username: string, accountName: string, group: string) => {
-      const granted = await withStore(async (store) => new UserAdmin(store).grant(username, accountName, group))
+      const granted = await withStore(async (store) => admin(store).grant(username, accountName, group))
       process.stdout.write(`user "${username}" is in group ${granted} of account "${accountName}"\n`)
+    })
+  user.command('delete <username>')
+    .description('delete a user with its memberships and tokens (its audit records stay)')
+    .action(async (username: string) => {
+      await withStore(async (store) => admin(store).deleteUser(username))
+      process.stdout.write(`user "${username}" deleted\n`)
     })
 
   const zone = program.command('zone').description('support operations on zones')
@@ -142,7 +153,7 @@ export function buildProgram (): Command {
         const { unsuspendZone } = await import('../zones/actions.ts')
         const { SecretBox } = await import('../auth/secrets.ts')
         const config = loadConfig()
-        return await unsuspendZone({ store, nameservers: config.nameservers, secrets: new SecretBox(config.secretKey), clock: () => new Date() }, { user: 'support (zonal cli)', ipAddress: null }, name)
+        return await unsuspendZone({ store, nameservers: config.nameservers, secrets: new SecretBox(config.secretKey), clock: () => new Date() }, CLI_ACTOR, name)
       })
       process.stdout.write(`zone ${updated.name} is active again (serial ${updated.serial})\n`)
     })

@@ -53,6 +53,11 @@ export interface UserStore {
   /** Put the user in `group` of the account, replacing an earlier group there. */
   grant (userId: string, accountId: string, group: string): Promise<void>
   memberships (userId: string): Promise<AccountMembership[]>
+  /**
+   * Delete a user; its memberships and tokens go with it, its tasks keep no user (foreign keys).
+   * Audit records name users by text and stay. Returns whether the user existed.
+   */
+  delete (userId: string): Promise<boolean>
 }
 
 export interface NewToken {

@@ -59,6 +59,25 @@ for (const engine of await engineCases()) {
       assert.match(list.stdout, /bob\s+ACTIVE\s+acme:ReadOnly/)
     })
 
+    it('adds a user in a group of an account in one step, or not at all', async () => {
+      const missing = await zonal(db.url, ['user', 'add', 'erin', '--password', 'long enough', '--account', 'nowhere', '--group', 'Owner'])
+      assert.equal(missing.code, 2)
+      assert.match(missing.stderr, /zonal: account "nowhere" does not exist/)
+      assert.doesNotMatch((await zonal(db.url, ['user', 'list'])).stdout, /erin/)
+      const ok = await zonal(db.url, ['user', 'add', 'erin', '--password', 'long enough', '--account', 'acme', '--group', 'administrators'])
+      assert.equal(ok.code, 0, ok.stderr)
+      assert.match((await zonal(db.url, ['user', 'list'])).stdout, /erin\s+ACTIVE\s+acme:Administrators/)
+      const store = await openStore(db.url)
+      try {
+        const [record] = await store.audit.recent(1, 'ADD')
+        assert.deepEqual([record?.user_name, record?.object_type, record?.object, record?.account_name, JSON.parse(record?.detail ?? '{}').changes], [
+          'support (zonal cli)', 'USER', 'erin', 'acme', [{ name: 'group', to: 'Administrators' }]
+        ])
+      } finally {
+        await store.close()
+      }
+    })
+
     it('changes a password and disables a user, revoking tokens, while another process holds the database', async () => {
       const store = await openStore(db.url)
       try {
@@ -74,6 +93,27 @@ for (const engine of await engineCases()) {
         assert.match((await zonal(db.url, ['user', 'list'])).stdout, /alice\s+DISABLED/)
         assert.equal((await zonal(db.url, ['user', 'enable', 'alice'])).code, 0)
         assert.match((await zonal(db.url, ['user', 'passwd', 'nobody', '--password', 'whatever1'])).stderr, /user "nobody" does not exist/)
+      } finally {
+        await store.close()
+      }
+    })
+
+    it('deletes a user, whose audit records stay, and refuses an unknown one', async () => {
+      assert.equal((await zonal(db.url, ['user', 'add', 'frank', '--password', 'long enough', '--account', 'acme'])).code, 0)
+      const deleted = await zonal(db.url, ['user', 'delete', 'FRANK'])
+      assert.equal(deleted.code, 0, deleted.stderr)
+      assert.equal(deleted.stdout, 'user "FRANK" deleted\n')
+      assert.doesNotMatch((await zonal(db.url, ['user', 'list'])).stdout, /frank/)
+      const again = await zonal(db.url, ['user', 'delete', 'frank'])
+      assert.equal(again.code, 2)
+      assert.match(again.stderr, /zonal: user "frank" does not exist/)
+      const store = await openStore(db.url)
+      try {
+        const records = (await store.audit.recent(100)).filter(r => r.object === 'frank')
+        assert.deepEqual(records.map(r => [r.change_type, r.account_name, r.user_name]), [
+          ['DELETE', 'acme', 'support (zonal cli)'],
+          ['ADD', 'acme', 'support (zonal cli)']
+        ])
       } finally {
         await store.close()
       }

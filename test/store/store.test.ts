@@ -58,6 +58,22 @@ for (const engine of await engineCases()) {
       assert.equal(await store.tokens.deleteForUser(u.id), 1)
     })
 
+    it('deletes a user with its memberships and tokens; its tasks keep no user', async () => {
+      const acct = await store.accounts.create('delete-acct')
+      const u = await store.users.create('dora', 'h')
+      await store.users.grant(u.id, acct.id, 'Owner')
+      await store.tokens.insert({ tokenHash: 'dora-a', kind: 'access', userId: u.id, familyId: 'fd', expiresAt: '2999-01-01T00:00:00.000Z' })
+      const task = await store.tasks.create({ accountId: acct.id, userId: u.id, kind: 'export', message: 'Pending' })
+      assert.equal(await store.users.delete(u.id), true)
+      assert.equal(await store.users.findById(u.id), undefined)
+      assert.deepEqual(await store.users.memberships(u.id), [])
+      assert.equal(await store.tokens.findByHash('dora-a'), undefined)
+      assert.equal((await store.tasks.findById(task.id, { accountIds: [acct.id] }))?.user_id, null)
+      const [summary] = await store.accounts.summaries({ accountIds: [acct.id] })
+      assert.equal(summary?.numberOfUsers, 0)
+      assert.equal(await store.users.delete(u.id), false)
+    })
+
     it('scopes zones and tasks to the caller\'s accounts', async () => {
       const a = await store.accounts.create('zone-a')
       const b = await store.accounts.create('zone-b')

@@ -86,4 +86,9 @@ export class SqlUserStore implements UserStore {
       .execute()
     return rows
   }
+
+  async delete (userId: string): Promise<boolean> {
+    const r = await this.db.deleteFrom('users').where('id', '=', userId).executeTakeFirst()
+    return Number(r.numDeletedRows) > 0
+  }
 }
