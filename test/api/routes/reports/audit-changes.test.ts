@@ -119,6 +119,16 @@ for (const engine of await engineCases()) {
       assert.deepEqual([failed.objectType, failed.object, failed.ipAddress, failed.account], ['USER', 'alice', '192.0.2.77', 'acme'])
       assert.deepEqual(failed.detail.others, [{ name: 'reason', value: 'wrong password' }])
       assert.equal((await records('LOGIN', '::users:alice'))[0]!.ipAddress, '192.0.2.77')
+
+      await t.admin.addUser('carol', 'carol password 1', { account: 'acme', group: 'ReadOnly' })
+      assert.deepEqual((await find('ADD', 'USER', 'carol')).detail.changes, [{ name: 'group', from: null, to: 'ReadOnly' }])
+      await t.admin.grant('carol', 'acme', 'DNSAdministrators')
+      assert.deepEqual((await find('MODIFY', 'USER', 'carol')).detail.changes, [{ name: 'group', from: 'ReadOnly', to: 'DNSAdministrators' }])
+      await t.admin.deleteUser('carol')
+      const deleted = await find('DELETE', 'USER', 'carol')
+      assert.deepEqual([deleted.account, deleted.user], ['acme', 'system'])
+      const history = await alice.get(`${AUDIT}?filter=${encodeURIComponent('object_type:USER::object_name:carol::date_range:1h')}`)
+      assert.deepEqual((history.json() as { auditRecords: Row[] }).auditRecords.map(r => r.changeType), ['DELETE', 'MODIFY', 'ADD'])
     })
 
     it('records zone transfers and their failures (objectType PRIMARY_NAMESERVER, with the reason)', async () => {
