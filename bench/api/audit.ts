@@ -1,12 +1,12 @@
 import { pathToFileURL } from 'node:url'
 import Database from 'better-sqlite3'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { buildApp } from '../../src/app.ts'
 import { AuthService, defaultAuthSettings } from '../../src/auth/auth-service.ts'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { parseDatabaseUrl, type EngineName } from '../../src/store/engine.ts'
 import { freshStore, postgresUnavailable } from '../../test/helpers/engines.ts'
+import { analyze, loginToken, median, pgClient } from './store-bench.ts'
 
 /**
  * Audit log benchmark (issue 8): a fresh store with 1,000,000 audit records spread over the last
@@ -27,12 +27,6 @@ export interface AuditBenchResult {
 const PASSWORD = 'bench password 1234'
 const DAY_S = 86_400
 const AUDIT = '/reports/dns_configuration/audit'
-
-function median (values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
 
 /**
  * The records as one INSERT … SELECT over a generated series (`i` from 1 to n), the same values
@@ -73,8 +67,7 @@ async function bulkInsert (url: string, sqlText: string): Promise<void> {
     }
     return
   }
-  const client = new pg.Client({ connectionString: location.connectionString, options: location.schema === undefined ? undefined : `-c search_path=${location.schema}` })
-  await client.connect()
+  const client = await pgClient(location)
   try {
     await client.query(sqlText)
   } finally {
@@ -105,8 +98,7 @@ async function offsetReference (url: string, accountId: string, runs: number): P
     }
     return median(times)
   }
-  const client = new pg.Client({ connectionString: location.connectionString, options: location.schema === undefined ? undefined : `-c search_path=${location.schema}` })
-  await client.connect()
+  const client = await pgClient(location)
   try {
     for (let i = 0; i <= runs; i++) {
       const start = process.hrtime.bigint()
@@ -118,18 +110,6 @@ async function offsetReference (url: string, accountId: string, runs: number): P
     await client.end()
   }
   return median(times)
-}
-
-async function analyze (url: string): Promise<void> {
-  const location = parseDatabaseUrl(url)
-  if (location.engine !== 'postgres') return
-  const client = new pg.Client({ connectionString: location.connectionString, options: location.schema === undefined ? undefined : `-c search_path=${location.schema}` })
-  await client.connect()
-  try {
-    await client.query('analyze')
-  } finally {
-    await client.end()
-  }
 }
 
 async function get (app: FastifyInstance, token: string, url: string, accept?: string): Promise<{ ms: number, rows: number, next?: string }> {
@@ -197,13 +177,7 @@ async function benchEngine (engine: EngineName, records: number, runs: number): 
     const auth = new AuthService(store, defaultAuthSettings)
     const app = await buildApp({ store, auth, config: { bodyLimit: 1024 * 1024, rateLimitMax: 0, rateLimitWindowSeconds: 60 } })
     try {
-      const login = await app.inject({
-        method: 'POST',
-        url: '/authorization/token',
-        payload: new URLSearchParams({ grant_type: 'password', username: 'bench', password: PASSWORD }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' }
-      })
-      const token = (login.json() as { accessToken: string }).accessToken
+      const token = await loginToken(app, 'bench', PASSWORD)
       const measure = async (): Promise<AuditBenchResult['medians']> => {
         const medians = await timeRequests(app, token, runs)
         medians.push({ label: 'reference: change_type:DELETE page 100 by SQL OFFSET 4950 (no API)', ms: await offsetReference(url, bench.id, runs), rows: 50 })

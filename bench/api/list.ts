@@ -1,11 +1,11 @@
 import { pathToFileURL } from 'node:url'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { buildApp } from '../../src/app.ts'
 import { AuthService, defaultAuthSettings } from '../../src/auth/auth-service.ts'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { parseDatabaseUrl, type EngineName } from '../../src/store/engine.ts'
+import type { EngineName } from '../../src/store/engine.ts'
 import { freshStore, postgresUnavailable } from '../../test/helpers/engines.ts'
+import { analyze, loginToken, median } from './store-bench.ts'
 
 /**
  * Zone list benchmark: 100,000 zones in a fresh store, then `GET /v3/zones?limit=1000` through
@@ -35,12 +35,6 @@ export interface ListBenchResult {
 
 const LIMIT = 1000
 const PASSWORD = 'bench password 1234'
-
-function median (values: number[]): number {
-  const s = [...values].sort((a, b) => a - b)
-  const mid = Math.floor(s.length / 2)
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
 
 async function timeGet (app: FastifyInstance, url: string, token: string, runs: number): Promise<{ ms: number, rows: number }> {
   const once = async (): Promise<{ ms: number, rows: number }> => {
@@ -79,19 +73,6 @@ async function timePages (app: FastifyInstance, token: string, zones: number, ru
   return medians
 }
 
-/** PostgreSQL: gather planner statistics, as autovacuum does shortly after a bulk load. */
-async function analyze (url: string): Promise<void> {
-  const location = parseDatabaseUrl(url)
-  if (location.engine !== 'postgres') return
-  const client = new pg.Client({ connectionString: location.connectionString, options: location.schema === undefined ? undefined : `-c search_path=${location.schema}` })
-  await client.connect()
-  try {
-    await client.query('analyze')
-  } finally {
-    await client.end()
-  }
-}
-
 async function benchEngine (engine: EngineName, zones: number, runs: number): Promise<ListBenchResult[]> {
   const { store, url, close } = await freshStore(engine)
   try {
@@ -111,13 +92,7 @@ async function benchEngine (engine: EngineName, zones: number, runs: number): Pr
     const auth = new AuthService(store, defaultAuthSettings)
     const app = await buildApp({ store, auth, config: { bodyLimit: 1024 * 1024, rateLimitMax: 0, rateLimitWindowSeconds: 60 } })
     try {
-      const login = await app.inject({
-        method: 'POST',
-        url: '/authorization/token',
-        payload: new URLSearchParams({ grant_type: 'password', username: 'bench', password: PASSWORD }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' }
-      })
-      const token = (login.json() as { accessToken: string }).accessToken
+      const token = await loginToken(app, 'bench', PASSWORD)
       const results: ListBenchResult[] = [{ engine, statistics: 'fresh', zones, insertSeconds, medians: await timePages(app, token, zones, runs) }]
       if (engine === 'postgres') {
         await analyze(url)
