@@ -60,9 +60,9 @@ export function buildProgram (): Command {
     .description('run the HTTP API (and DNS) on ZONAL_DATABASE_URL; migrations are applied at start')
     .action(async () => {
       // Loaded on demand: the account and user commands start faster without the HTTP stack.
-      const { closeOnSignals, startService } = await import('./serve.ts')
-      const service = await startService(loadConfig())
-      closeOnSignals(service)
+      const { serveUntilSignal, startService } = await import('./serve.ts')
+      const config = loadConfig()
+      await serveUntilSignal(async () => await startService(config))
     })
 
   program.command('migrate')
