@@ -370,6 +370,15 @@ export interface TaskStore {
   deleteFinishedBefore (iso: string): Promise<number>
 }
 
+/** What an audit record says changed (`detail` of the audit log). */
+export interface AuditDetail {
+  changes?: { name: string, from?: unknown, to?: unknown }[]
+  others?: unknown[]
+}
+
+/** An audit record as the log reads it: its row, the detail decoded. */
+export type AuditEntry = Omit<AuditRow, 'detail'> & { detail: AuditDetail }
+
 export interface NewAuditRecord {
   accountId: string | null
   accountName: string | null
@@ -379,7 +388,7 @@ export interface NewAuditRecord {
   changeType: string
   object: string
   parent?: string | null
-  detail?: { changes?: { name: string, from?: unknown, to?: unknown }[], others?: unknown[] }
+  detail?: AuditDetail
   changeComment?: string | null
   changeTime?: string
 }
@@ -425,7 +434,7 @@ export interface AuditFilterValues {
 export interface AuditStore {
   append (record: NewAuditRecord): Promise<void>
   /** Newest first, whatever the direction read. */
-  list (query: AuditQuery): Promise<AuditRow[]>
+  list (query: AuditQuery): Promise<AuditEntry[]>
   /** Sorted distinct object types, change types, users and account names in the window. */
   filterValues (accountIds: readonly string[], from: string, to: string): Promise<AuditFilterValues>
   /** Delete records changed before `iso` (the retention setting, never the API); returns how many. */

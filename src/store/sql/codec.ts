@@ -1,11 +1,11 @@
 import type { ZoneTable } from '../schema.ts'
-import type { ZoneSettingsColumn } from '../store.ts'
+import type { AuditDetail, ZoneSettingsColumn } from '../store.ts'
 import type { PoolProfile } from '../../zone/pools/profile.ts'
 import { EMPTY_SETTINGS, type AddressRange, type NotifyTarget, type PrimaryServer, type RegistrarInfo, type TransferState, type ZoneSettings, type ZoneTsigKey } from '../../zone/settings.ts'
 
 /**
- * The one place stored JSON is written and read (migrations aside): zone settings, pool profiles
- * and rdata text lists. Each JSON column holds the service's own type as it is (migration 0008
+ * The one place stored JSON is written and read (migrations aside): zone settings, pool profiles,
+ * rdata text lists and audit details. Each JSON column holds the service's own type as it is (migration 0008
  * converted the UltraDNS-spelled JSON of earlier versions); flags are integers 0 and 1.
  */
 
@@ -77,6 +77,15 @@ export function encodeProfile (profile: PoolProfile | null): string | null {
 
 export function decodeProfile (text: string | null): PoolProfile | null {
   return text === null ? null : JSON.parse(text) as PoolProfile
+}
+
+/** An audit record's detail, with both lists always present. */
+export function encodeAuditDetail (detail: AuditDetail | undefined): string {
+  return JSON.stringify({ changes: detail?.changes ?? [], others: detail?.others ?? [] })
+}
+
+export function decodeAuditDetail (text: string): AuditDetail {
+  return JSON.parse(text) as AuditDetail
 }
 
 /** The presentation rdata of an rrset (a JSON list of strings). */
