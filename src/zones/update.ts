@@ -74,19 +74,16 @@ function updatedSettings (deps: ZoneDeps, zone: ZoneWithAccount, body: Json, mod
  * transfer is asked for again only when its primaries changed.
  */
 async function apply (deps: ZoneDeps, caller: Caller, zone: ZoneWithAccount, wanted: Partial<ZoneSettings>, comment: string | null): Promise<Zone> {
-  const opened: SecretView = (v: SealedSecret) => deps.secrets.open(v)
   const after: ZoneSettings = { ...zone.settings, ...wanted }
-  const changed = (view: SecretView): [Json, Json] => [settingsDocument(zone.zone_type, zone.settings, view), settingsDocument(zone.zone_type, after, view)]
-  const [a, b] = changed(opened)
-  const settings: Partial<ZoneSettings> = {}
-  for (const key of Object.keys(wanted) as (keyof ZoneSettings)[]) {
-    if (key !== 'transfer' && JSON.stringify(zone.settings[key]) !== JSON.stringify(wanted[key])) (settings as Json)[key] = wanted[key]
-  }
+  const documents = (view: SecretView): [Json, Json] => [settingsDocument(zone.zone_type, zone.settings, view), settingsDocument(zone.zone_type, after, view)]
+  // Compared with the secrets opened: the same secret sealed again is no change.
+  const [a, b] = documents((v: SealedSecret) => deps.secrets.open(v))
   if (JSON.stringify(a) === JSON.stringify(b)) return zone
-  if (JSON.stringify(a.primaryNameServers) !== JSON.stringify(b.primaryNameServers) && wanted.transfer !== undefined) settings.transfer = wanted.transfer
-  const [before, afterRedacted] = changed(REDACTED)
+  const { transfer, ...settings } = wanted
+  const primariesChanged = JSON.stringify(a.primaryNameServers) !== JSON.stringify(b.primaryNameServers)
+  const [before, afterRedacted] = documents(REDACTED)
   return await deps.store.transaction(async (tx) => {
-    const updated = await tx.zones.update(zone.id, { settings })
+    const updated = await tx.zones.update(zone.id, { settings: { ...settings, ...(primariesChanged && transfer !== undefined ? { transfer } : {}) } })
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,
       accountName: zone.account_name,
