@@ -47,8 +47,8 @@ async function populate (file: string, origin: string, dir: string): Promise<voi
       type: 'PRIMARY',
       serial: soa === undefined ? 0 : readSoa(soa.rdata).serial,
       recordCount: countRecords(rrsets),
-      // The restrict list as the API stores it (zone-sync.ts `transferPolicy` reads it).
-      sections: { restrict_ip_list: JSON.stringify([{ startIP: '127.0.0.1', endIP: '127.0.0.1', comment: 'benchmark' }]) }
+      // The restrict list zone-sync.ts `transferPolicy` applies.
+      settings: { restrictList: [{ first: '127.0.0.1', last: '127.0.0.1', comment: 'benchmark' }] }
     })
     await tx.rrsets.insertMany(zone.id, rrsets)
   })

@@ -9,7 +9,7 @@ import type { SecretBox } from '../auth/secrets.ts'
 import { answerTransfer } from '../dns/answer/axfr.ts'
 import { Opcode, TYPE } from '../dns/wire/constants.ts'
 import { decodeMessage } from '../dns/wire/message.ts'
-import { ipBytes } from '../zones/sections.ts'
+import { parseIp } from '../zone/ip.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
 import { nameToString, wireKey } from '../zone/name.ts'
@@ -59,7 +59,7 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void, cap
     const q = message.questions[0]
     if (message.qr || message.opcode !== 0 || q === undefined || (q.type !== TYPE.AXFR && q.type !== TYPE.IXFR)) return false
     const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
-    const client = ipBytes(address) ?? new Uint8Array(0)
+    const client = parseIp(address) ?? new Uint8Array(0)
     try {
       const messages = answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })
       let size = 0

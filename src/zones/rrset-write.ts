@@ -1,7 +1,7 @@
 import { recordChange, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { StoredRrset, ZoneWithAccount } from '../store/store.ts'
-import { poolKindOf, validateProfile } from '../zone/pools/index.ts'
+import { profileDocument, validateProfile } from '../zone/pools/index.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { formatRdata, typeName } from '../zone/rdata/index.ts'
 import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
@@ -22,25 +22,25 @@ function bodyOf (input: unknown): Json {
   return input as Json
 }
 
-/** The stored form of a profile, validated against the rrset it belongs to; null for none. */
-function poolOf (t: RrsetTarget, profile: unknown, rdataText: readonly string[]): Pick<StoredRrset, 'profile' | 'kind'> {
-  if (profile === undefined || profile === null) return { profile: null, kind: null }
-  const pool = validateProfile(t.type, profile, rdataText, t.ownerName)
-  return { profile: JSON.stringify(pool.profile), kind: pool.kind }
+/** A profile (as clients write it) validated against the rrset it belongs to; null for none. */
+function poolOf (t: RrsetTarget, profile: unknown, rdataText: readonly string[]): Pick<StoredRrset, 'profile'> {
+  if (profile === undefined || profile === null) return { profile: null }
+  return { profile: validateProfile(t.type, profile, rdataText, t.ownerName).profile }
 }
 
-function parsedProfile (rrset: StoredRrset): unknown {
-  return rrset.profile === null ? undefined : JSON.parse(rrset.profile) as unknown
+/** The stored profile as clients write it (for merges, JSON Patch documents and audit details). */
+function parsedProfile (rrset: StoredRrset): Json | undefined {
+  return rrset.profile === null ? undefined : profileDocument(rrset.profile)
 }
 
-function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<StoredRrset, 'profile' | 'kind'>): StoredRrset {
+function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<StoredRrset, 'profile'>): StoredRrset {
   return { ownerKey: t.ownerKey, ownerName: t.ownerName, type: t.type, ttl, rdata: rdata.wire, rdataText: rdata.text, ...pool }
 }
 
 const current = (r: StoredRrset): ParsedRdata => ({ wire: r.rdata, text: r.rdataText })
 
 function same (a: StoredRrset, b: StoredRrset): boolean {
-  return a.ttl === b.ttl && a.profile === b.profile && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText)
+  return a.ttl === b.ttl && JSON.stringify(a.profile) === JSON.stringify(b.profile) && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText)
 }
 
 /** The audit detail of a change: rdata, ttl and profile, each when it was there or changed. */
@@ -63,7 +63,7 @@ function auditChanges (before: StoredRrset | undefined, after: StoredRrset | und
  * audit log's `object_type` filter tells pools from plain records.
  */
 function auditObjectType (type: number, before: StoredRrset | undefined, after: StoredRrset | undefined): string {
-  const kind = [after, before].map(r => r?.profile == null ? undefined : poolKindOf(JSON.parse(r.profile) as Json)).find(k => k !== undefined)
+  const kind = [after, before].map(r => r?.profile?.kind).find(k => k !== undefined)
   return kind === undefined ? typeName(type) : kind.replace(/S$/, '')
 }
 

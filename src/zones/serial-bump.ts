@@ -1,5 +1,4 @@
-import type { ZoneRow } from '../store/schema.ts'
-import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { formatRdata } from '../zone/rdata/index.ts'
@@ -9,7 +8,7 @@ import { nextSerial } from '../zone/serial.ts'
 const SOA = 6
 
 /** The zone's SOA rrset (at the apex), if it has one. */
-export async function apexSoa (tx: Store, zone: Pick<ZoneRow, 'id' | 'name'>): Promise<StoredRrset | undefined> {
+export async function apexSoa (tx: Store, zone: Pick<Zone, 'id' | 'name'>): Promise<StoredRrset | undefined> {
   return await tx.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), SOA)
 }
 
@@ -34,7 +33,7 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  *
  * @returns the updated zone row.
  */
-export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<ZoneRow> {
+export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<Zone> {
   const soa = await apexSoa(tx, zone)
   const first = soa?.rdata[0]
   const current = first === undefined ? zone.serial : readSoa(first).serial
@@ -97,6 +96,6 @@ function recordDiff (c: RrsetChange, removed: ZoneRecord[], added: ZoneRecord[])
  * follows the journal reloads the zone, and IXFR from an earlier serial is answered with the
  * whole zone.
  */
-export async function journalReset (tx: Store, zone: Pick<ZoneRow, 'id' | 'serial'>, updated: Pick<ZoneRow, 'version' | 'serial'>): Promise<void> {
+export async function journalReset (tx: Store, zone: Pick<Zone, 'id' | 'serial'>, updated: Pick<Zone, 'version' | 'serial'>): Promise<void> {
   await tx.zoneChanges.append(zone.id, { version: updated.version, serialFrom: zone.serial, serialTo: updated.serial, reset: true })
 }

@@ -11,7 +11,8 @@ import { unsuspendZone } from '../../src/zones/actions.ts'
 import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
 import type { ZoneRecord } from '../../src/zone/record.ts'
 import { withSoaSerial } from '../../src/zones/serial-bump.ts'
-import { applyTransfer, markTransferStarted, recordTransferFailure, transferTime } from '../../src/zones/secondary-transfer.ts'
+import { applyTransfer, markTransferStarted, recordTransferFailure } from '../../src/zones/secondary-transfer.ts'
+import { transferStatusDto, transferTime } from '../../src/api/routes/zones/dto.ts'
 import { parseZoneText } from '../../src/zonefile/parser.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
@@ -31,9 +32,9 @@ const NEXT = new Date('2026-11-22T16:04:05Z')
 
 describe('transfer status times', () => {
   it('are written MM/dd/yy hh:mm:ss AM/PM GMT', () => {
-    assert.equal(transferTime(NOW), '11/22/26 03:04:05 PM GMT')
-    assert.equal(transferTime(new Date('2027-01-02T00:30:00Z')), '01/02/27 12:30:00 AM GMT')
-    assert.equal(transferTime(new Date('2027-01-02T12:00:09Z')), '01/02/27 12:00:09 PM GMT')
+    assert.equal(transferTime(NOW.toISOString()), '11/22/26 03:04:05 PM GMT')
+    assert.equal(transferTime('2027-01-02T00:30:00.000Z'), '01/02/27 12:30:00 AM GMT')
+    assert.equal(transferTime('2027-01-02T12:00:09.000Z'), '01/02/27 12:00:09 PM GMT')
   })
 })
 
@@ -49,7 +50,7 @@ for (const engine of await engineCases()) {
     })
     after(async () => await close?.())
 
-    const status = async (): Promise<Record<string, string>> => JSON.parse((await store.zones.findById(zoneId))!.transfer_status!) as Record<string, string>
+    const status = async (): Promise<Record<string, string>> => transferStatusDto((await store.zones.findById(zoneId))!.settings.transfer) as Record<string, string>
 
     it('takes a full copy: every rrset, the serial, the record count, a journal reset, SUCCESSFUL', async () => {
       await markTransferStarted(store, zoneId)

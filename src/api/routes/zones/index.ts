@@ -7,9 +7,9 @@ import { zoneFor, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { convertZone, deleteZone, suspendZone, unaliasZone } from '../../../zones/actions.ts'
 import { requestZoneTransfer } from '../../../zones/secondary-transfer.ts'
 import { jsonPatchZone, updateZone } from '../../../zones/update.ts'
-import { zoneDto } from '../../../zones/view.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
+import { zoneDto } from './dto.ts'
 import { createUploadTask, readUpload, UPLOAD_SYNC_LIMIT } from './upload.ts'
 
 const ZoneParams = Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024 }) })
@@ -57,7 +57,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   }, async (request) => {
     const caller = callerOf(request)
     const zone = await zoneFor(zones, caller, request.params.zoneName, 'read')
-    return await zoneDto(zones.store, zones.secrets, zone, caller.principal.can(zone.account_id, 'write'))
+    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write'))
   })
 
   app.put('/zones/:zoneName', {
