@@ -1,5 +1,5 @@
 import { parseTtlText } from '../zone/rdata/fields.ts'
-import { parseTypeName } from '../zone/rdata/registry.ts'
+import { parseTypeName } from '../zone/rrtype.ts'
 
 /**
  * The TTL, class and type fields of a master-file record (RFC 1035 §5.1), read fast: these run

@@ -1,6 +1,6 @@
 import { compareBytes } from '../checks/sort.ts'
 import '../rdata/index.ts'
-import { parseTypeName, typeName } from '../rdata/registry.ts'
+import { parseTypeName, typeName } from '../rrtype.ts'
 import { checkInfoCount, descriptionOf, INT32_MAX, type PoolType } from './common.ts'
 import { invalid, parseIp, ProfileObject, type IpValue } from './fields.ts'
 

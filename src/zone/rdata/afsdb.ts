@@ -1,5 +1,5 @@
 import { name, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** AFSDB: AFS database location (RFC 1183 §1). */
-export const AFSDB = registerType({ type: 18, mnemonic: 'AFSDB', rfcs: ['RFC 1183 §1'], fields: [u16('subtype'), name('hostname')] })
+export const AFSDB = defineType({ type: 18, mnemonic: 'AFSDB', rfcs: ['RFC 1183 §1'], fields: [u16('subtype'), name('hostname')] })

@@ -1,12 +1,12 @@
 import { ByteReader } from './bytes.ts'
 import { DNSKEY_FIELDS, validateDnskey } from './dnskey.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /**
  * CDNSKEY: child copy of DNSKEY (RFC 7344 §3.2), with the DNSKEY layout. `0 3 0 AA==` asks the
  * parent to remove its DS records (RFC 8078 §4).
  */
-export const CDNSKEY = registerType({
+export const CDNSKEY = defineType({
   type: 60,
   mnemonic: 'CDNSKEY',
   rfcs: ['RFC 7344 §3.2', 'RFC 8078 §4'],

@@ -1,5 +1,5 @@
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** CNAME: the canonical name of an alias (RFC 1035 §3.3.1). */
-export const CNAME = registerType({ type: 5, mnemonic: 'CNAME', rfcs: ['RFC 1035 §3.3.1'], fields: [name('cname', true)] })
+export const CNAME = defineType({ type: 5, mnemonic: 'CNAME', rfcs: ['RFC 1035 §3.3.1'], fields: [name('cname', true)] })

@@ -1,8 +1,8 @@
 import { DS_FIELDS, validateDsDigest } from './ds.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** DLV: DNSSEC lookaside validation (RFC 4431 §2, obsolete by RFC 8749), with the DS layout. */
-export const DLV = registerType({
+export const DLV = defineType({
   type: 32769,
   mnemonic: 'DLV',
   rfcs: ['RFC 4431 §2', 'RFC 8749'],

@@ -10,7 +10,7 @@
  */
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { u32, u8 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { RdataError, TokenReader, type Token } from './tokens.ts'
 
 /** 2^31: the equator and the prime meridian (RFC 1876 §2). */
@@ -167,7 +167,7 @@ export function formatLoc (rdata: Uint8Array): string {
  * LOC (RFC 1876). `fields` is the version 0 wire layout; presentation and checks are custom,
  * since the text order and units differ from the wire.
  */
-export const LOC = registerType({
+export const LOC = defineType({
   type: 29,
   mnemonic: 'LOC',
   rfcs: ['RFC 1876'],

@@ -1,5 +1,5 @@
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** MF: mail forwarder, obsolete (RFC 1035 §3.3.5; RFC 973 replaced it with MX). */
-export const MF = registerType({ type: 4, mnemonic: 'MF', rfcs: ['RFC 1035 §3.3.5'], fields: [name('madname', true)] })
+export const MF = defineType({ type: 4, mnemonic: 'MF', rfcs: ['RFC 1035 §3.3.5'], fields: [name('madname', true)] })

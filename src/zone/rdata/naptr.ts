@@ -1,8 +1,8 @@
 import { charString, name, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** NAPTR: naming authority pointer (RFC 3403 §4.1). */
-export const NAPTR = registerType({
+export const NAPTR = defineType({
   type: 35,
   mnemonic: 'NAPTR',
   rfcs: ['RFC 3403 §4.1'],

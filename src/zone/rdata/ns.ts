@@ -1,5 +1,5 @@
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** NS: an authoritative name server (RFC 1035 §3.3.11). */
-export const NS = registerType({ type: 2, mnemonic: 'NS', rfcs: ['RFC 1035 §3.3.11'], fields: [name('nsdname', true)] })
+export const NS = defineType({ type: 2, mnemonic: 'NS', rfcs: ['RFC 1035 §3.3.11'], fields: [name('nsdname', true)] })

@@ -1,6 +1,6 @@
 import { ByteReader } from './bytes.ts'
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { decodeTypeBitmap, typeBitmap } from './type-bitmap.ts'
 import { wireNameLength } from '../name.ts'
 
@@ -13,7 +13,7 @@ const NSEC_TYPE = 47
  * type bit map, which BIND 9.18 refuses; validation reports it, as every NSEC must list NSEC and
  * RRSIG (RFC 4035 §2.3).
  */
-export const NSEC = registerType({
+export const NSEC = defineType({
   type: 47,
   mnemonic: 'NSEC',
   rfcs: ['RFC 4034 §4', 'RFC 4035 §2.3'],

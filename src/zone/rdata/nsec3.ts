@@ -1,6 +1,6 @@
 import { ByteReader } from './bytes.ts'
 import { base32hexWithLength8, hexWithLength8, u16, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { typeBitmap } from './type-bitmap.ts'
 
 /** The NSEC3 and NSEC3PARAM parameters (RFC 5155 §3.1.1-§3.1.5, presentation §3.3 and §4.3). */
@@ -14,7 +14,7 @@ const HASH_LENGTHS: ReadonlyMap<number, number> = new Map([[1, 20]])
  * for none; the next hashed owner name is unpadded base32hex (RFC 4648 §7), written in upper
  * case as BIND writes it. The type bit map may be empty (an empty non-terminal, RFC 5155 §7.1).
  */
-export const NSEC3 = registerType({
+export const NSEC3 = defineType({
   type: 50,
   mnemonic: 'NSEC3',
   rfcs: ['RFC 5155 §3', 'RFC 9276'],

@@ -1,9 +1,9 @@
 import { ByteReader } from './bytes.ts'
 import { NSEC3_PARAMETER_FIELDS } from './nsec3.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** NSEC3PARAM: the NSEC3 parameters of a zone (RFC 5155 §4; presentation §4.3, `-` for no salt). */
-export const NSEC3PARAM = registerType({
+export const NSEC3PARAM = defineType({
   type: 51,
   mnemonic: 'NSEC3PARAM',
   rfcs: ['RFC 5155 §4', 'RFC 9276'],

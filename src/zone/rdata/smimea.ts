@@ -1,8 +1,8 @@
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { TLSA_FIELDS, validateTlsa } from './tlsa.ts'
 
 /** SMIMEA: an S/MIME certificate association (RFC 8162 §2), with the TLSA layout. */
-export const SMIMEA = registerType({
+export const SMIMEA = defineType({
   type: 53,
   mnemonic: 'SMIMEA',
   rfcs: ['RFC 8162 §2', 'RFC 6698 §2.1'],

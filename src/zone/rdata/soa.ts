@@ -1,10 +1,10 @@
 import { ByteReader } from './bytes.ts'
 import { name, ttl32, u32 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { wireNameLength } from '../name.ts'
 
 /** SOA: start of authority (RFC 1035 §3.3.13; minimum is the negative TTL, RFC 2308 §4). */
-export const SOA = registerType({
+export const SOA = defineType({
   type: 6,
   mnemonic: 'SOA',
   rfcs: ['RFC 1035 §3.3.13', 'RFC 2308 §4'],

@@ -1,5 +1,5 @@
 import { name, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** SRV: service location (RFC 2782). */
-export const SRV = registerType({ type: 33, mnemonic: 'SRV', rfcs: ['RFC 2782'], fields: [u16('priority'), u16('weight'), u16('port'), name('target')] })
+export const SRV = defineType({ type: 33, mnemonic: 'SRV', rfcs: ['RFC 2782'], fields: [u16('priority'), u16('weight'), u16('port'), name('target')] })

@@ -1,11 +1,11 @@
 import { DS_FIELDS, validateDsDigest } from './ds.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /**
  * TA: DNSSEC trust authority (IANA registration, draft "Deploying DNSSEC Without a Signed Root",
  * Weiler 2004), with the DS layout as BIND reads and writes it.
  */
-export const TA = registerType({
+export const TA = defineType({
   type: 32768,
   mnemonic: 'TA',
   rfcs: ['RFC 4034 §5 (DS layout)'],

@@ -1,5 +1,5 @@
 import { base64WithLength16, mnemonicNumber, name, time32, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 import { TSIG_ERRORS } from './tsig.ts'
 
 /**
@@ -11,7 +11,7 @@ import { TSIG_ERRORS } from './tsig.ts'
  * `YYYYMMDDHHmmSS` (the RRSIG form, RFC 4034 §3.2). The algorithm name is never compressed
  * (RFC 3597 §4).
  */
-export const TKEY = registerType({
+export const TKEY = defineType({
   type: 249,
   mnemonic: 'TKEY',
   rfcs: ['RFC 2930 §2'],

@@ -1,8 +1,8 @@
 import { stringRest, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
 
 /** URI: a target URI with priority and weight (RFC 7553 §4.5). */
-export const URI = registerType({
+export const URI = defineType({
   type: 256,
   mnemonic: 'URI',
   rfcs: ['RFC 7553 §4.5'],
