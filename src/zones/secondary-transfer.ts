@@ -4,7 +4,7 @@ import type { ZoneRow } from '../store/schema.ts'
 import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import { canonicalSortKey, nameToString, parseName } from '../zone/name.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, toStoredRrsets } from './records.ts'
@@ -111,7 +111,7 @@ async function applySteps (tx: Store, zoneId: string, steps: Extract<Transferred
       set.ttl = r.ttl
       if (set.rdata.some(d => sameRdata(d, r.rdata))) continue
       set.rdata.push(r.rdata)
-      set.rdataText.push(formatRdata(r.type, r.rdata))
+      set.rdataText.push(rdataToRecordText(r.type, r.rdata))
       delta++
     }
   }
