@@ -1,5 +1,6 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import { familyOf, invalid, ipAddress, MAX_TEXT, ProfileObject } from './fields.ts'
+import { RRType } from '../rrtype.ts'
 
 export type PoolKind = 'RD_POOLS' | 'SB_POOLS' | 'TC_POOLS' | 'SF_POOLS' | 'SLB_POOLS' | 'DIR_POOLS'
 
@@ -35,7 +36,7 @@ export interface PoolType {
 }
 
 /** Record types of the traffic-steering pools: A and AAAA only (70004 otherwise). */
-export const ADDRESS_TYPES: ReadonlySet<number> = new Set([1, 28])
+export const ADDRESS_TYPES: ReadonlySet<number> = new Set([RRType.A, RRType.AAAA])
 
 export const ORDERS = ['FIXED', 'RANDOM', 'ROUND_ROBIN'] as const
 export const FORCED_STATES = ['FORCED_ACTIVE', 'FORCED_INACTIVE', 'NOT_FORCED'] as const

@@ -12,6 +12,7 @@
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { formatIpv6, parseIpv6, type ParseContext } from './fields.ts'
 import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { RdataError, TokenReader, type Token } from './tokens.ts'
 import { nameToString, parseName, wireNameLength } from '../name.ts'
 
@@ -79,7 +80,7 @@ export function formatA6 (rdata: Uint8Array): string {
  * so `fields` is empty and parsing, writing and the wire check are custom.
  */
 export const A6 = defineType({
-  type: 38,
+  type: RRType.A6,
   mnemonic: 'A6',
   rfcs: ['RFC 2874 §3.1', 'RFC 6563'],
   fields: [],

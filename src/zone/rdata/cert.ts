@@ -1,6 +1,7 @@
 import { algorithm } from './dnssec-algorithms.ts'
 import { base64Rest, mnemonicNumber, u16, type Mnemonics } from './fields.ts'
 import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** Certificate type mnemonics (RFC 4398 §2.1), read in any case and written as BIND writes them. */
 const CERT_TYPES: Mnemonics = (() => {
@@ -17,7 +18,7 @@ const CERT_TYPES: Mnemonics = (() => {
  * known (`PKIX 0 RSASHA256 …`, `65000 2 DSA …`); the certificate is base64 with pieces joined.
  */
 export const CERT = defineType({
-  type: 37,
+  type: RRType.CERT,
   mnemonic: 'CERT',
   rfcs: ['RFC 4398 §2'],
   fields: [

@@ -2,6 +2,7 @@ import { ByteReader } from './bytes.ts'
 import { algorithm, DS_DIGEST_LENGTHS, digestType } from './dnssec-algorithms.ts'
 import { hexRest, u16, type Field } from './fields.ts'
 import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * The DS layout (RFC 4034 §5.1, presentation §5.3), shared by CDS, DLV and TA: key tag,
@@ -32,7 +33,7 @@ export function validateDsDigest (rdata: Uint8Array): string[] {
 
 /** DS: delegation signer (RFC 4034 §5; digest types RFC 4509, RFC 6605). */
 export const DS = defineType({
-  type: 43,
+  type: RRType.DS,
   mnemonic: 'DS',
   rfcs: ['RFC 4034 §5', 'RFC 4509', 'RFC 6605'],
   fields: DS_FIELDS,

@@ -1,5 +1,6 @@
 import { name, u16 } from './fields.ts'
 import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { svcParams, validateSvcParams } from './svcb-params.ts'
 
 /**
@@ -7,7 +8,7 @@ import { svcParams, validateSvcParams } from './svcb-params.ts'
  * SVCB (`svcb-params.ts`).
  */
 export const HTTPS = defineType({
-  type: 65,
+  type: RRType.HTTPS,
   mnemonic: 'HTTPS',
   rfcs: ['RFC 9460 §9', 'RFC 9461 §5', 'RFC 9540 §4'],
   fields: [u16('priority'), name('target'), svcParams('params')],

@@ -2,7 +2,7 @@ import { ByteReader } from './bytes.ts'
 import { algorithm } from './dnssec-algorithms.ts'
 import { base64Rest, name, time32, u16, u32, u8, type Field } from './fields.ts'
 import { defineType } from './rdata-type.ts'
-import { parseTypeName, typeName } from '../rrtype.ts'
+import { parseTypeName, RRType, typeName } from '../rrtype.ts'
 import { RdataError } from './tokens.ts'
 import { labelCount, wireNameLength } from '../name.ts'
 
@@ -31,7 +31,7 @@ export function typeCovered (label: string): Field {
  * (RFC 4034 §3.1.7) and the signature is base64 with its pieces joined.
  */
 export const RRSIG = defineType({
-  type: 46,
+  type: RRType.RRSIG,
   mnemonic: 'RRSIG',
   rfcs: ['RFC 4034 §3', 'RFC 6840 §5.1'],
   fields: [

@@ -1,5 +1,6 @@
 import { base64WithLength16, mnemonicNumber, name, time32, u16 } from './fields.ts'
 import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { TSIG_ERRORS } from './tsig.ts'
 
 /**
@@ -12,7 +13,7 @@ import { TSIG_ERRORS } from './tsig.ts'
  * (RFC 3597 §4).
  */
 export const TKEY = defineType({
-  type: 249,
+  type: RRType.TKEY,
   mnemonic: 'TKEY',
   rfcs: ['RFC 2930 §2'],
   fields: [
