@@ -92,6 +92,8 @@ export function ttlFrom (value: unknown): number {
 export interface ParsedRdata {
   wire: Uint8Array[]
   text: string[]
+  /** Each value as the client wrote it, when it came from a request body. */
+  given?: string[]
 }
 
 /**
@@ -134,5 +136,5 @@ export function rdataFrom (type: number, value: unknown, origin: WireName): Pars
   // The canonical record text is what GET shows and `q=value:` searches.
   const text = wire.map(w => rdataToRecordText(type, w))
   if (new Set(text).size !== text.length) throw new ZonalError('RRSET_DUPLICATE_RDATA')
-  return { wire, text }
+  return { wire, text, given: list as string[] }
 }

@@ -39,17 +39,26 @@ function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<St
 const current = (r: StoredRrset): ParsedRdata => ({ wire: r.rdata, text: r.rdataText })
 
 /**
- * New rdata with the stored wire form kept for every value whose record text is unchanged, so a
- * read-modify-write alters only what the client changed: a TXT record from a zone file or a
- * transfer keeps its own division into character-strings.
+ * New rdata with the stored wire form kept for every value written back exactly as GET shows it,
+ * so a read-modify-write alters only what the client changed: a TXT record from a zone file or a
+ * transfer keeps its own division into character-strings (a value given in the RFC 3597 form
+ * sets its strings explicitly and is taken as given).
  */
 function keepingStored (next: ParsedRdata, before: StoredRrset): ParsedRdata {
   const stored = new Map(before.rdataText.map((text, i) => [text, before.rdata[i]!]))
-  return { wire: next.text.map((text, i) => stored.get(text) ?? next.wire[i]!), text: next.text }
+  const wire = next.wire.map((w, i) => {
+    const given = next.given?.[i]
+    return given === undefined ? w : stored.get(given) ?? w
+  })
+  return { wire, text: next.text }
+}
+
+function sameBytes (a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((x, i) => Buffer.compare(x, b[i]!) === 0)
 }
 
 function same (a: StoredRrset, b: StoredRrset): boolean {
-  return a.ttl === b.ttl && a.profile === b.profile && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText)
+  return a.ttl === b.ttl && a.profile === b.profile && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText) && sameBytes(a.rdata, b.rdata)
 }
 
 /** The audit detail of a change: rdata, ttl and profile, each when it was there or changed. */

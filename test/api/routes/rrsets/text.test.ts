@@ -172,6 +172,14 @@ for (const engine of await engineCases()) {
         assert.match(text, /^raw\t3600\tIN\tTXT\t"\\255" "ok"$/m)
       })
 
+      it('takes a value in the RFC 3597 form as the exact strings, even when it reads the same', async () => {
+        const serial = await serialOf('upload.test')
+        assert.equal((await alice.put('/zones/upload.test/rrsets/TXT/split', { rdata: ['\\# 7 06612062633B64'] })).statusCode, 200)
+        assert.ok(await serialOf('upload.test') > serial, 'the record changed')
+        assert.deepEqual(await rdataOf('upload.test', 'TXT', 'split'), ['a bc;d'])
+        assert.match(await exportText('upload.test'), /^split\t3600\tIN\tTXT\t"a bc;d"$/m)
+      })
+
       it('reads the same through the upload task (a file too large for the request)', async () => {
         // Eleven 60,000-character records pass the 512 KiB limit of a synchronous upload.
         let big = ZONE_FILE
