@@ -6,6 +6,7 @@ import { readSoa } from '../zone/rdata/soa.ts'
 import { endpointTarget, formatEndpoint } from '../zone/settings.ts'
 import { applyTransfer, markTransferStarted, recordTransferFailure, transferRequested, type TransferredZone } from '../zones/secondary-transfer.ts'
 import { tsigKeyOf } from '../zones/tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 /** One primary to transfer from: its address as configured, where to connect, its key. */
 export interface PrimarySource {
@@ -214,7 +215,7 @@ export class SecondaryRefresher {
       ...(s.key === undefined ? {} : { key: tsigKeyOf(s.key, this.opts.secrets) })
     }))
     const name = parseName(row.name)
-    const soa = (await this.opts.store.rrsets.get(zoneId, canonicalSortKey(name), 6))?.rdata[0]
+    const soa = (await this.opts.store.rrsets.get(zoneId, canonicalSortKey(name), RRType.SOA))?.rdata[0]
     const fields = soa === undefined ? undefined : readSoa(soa)
     const transfer = row.settings.transfer
     return {

@@ -11,6 +11,7 @@ import type { PoolProfile } from '../zone/pools/profile.ts'
 import { parseIp } from '../zone/ip.ts'
 import { endpointTarget, type ZoneSettings } from '../zone/settings.ts'
 import { tsigKeyOf } from '../zones/tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 /** The answer order of an RD pool profile, if the rrset is one. */
 function poolOrder (profile: PoolProfile | null): ServedRrset['order'] {
@@ -47,8 +48,6 @@ interface Served {
   originalVersion: number
   data: ZoneData
 }
-
-const SOA = 6
 
 /** Rrsets read per query when a zone is loaded whole. */
 const PAGE = 5000
@@ -293,7 +292,7 @@ export class ZoneSync {
       after = { ownerKey: last.ownerKey, type: last.type }
     }
     // The serial served is the one in the data (the row's when the zone has no SOA yet).
-    const soa = data.apex?.rrsets.get(SOA)?.rdata[0]
+    const soa = data.apex?.rrsets.get(RRType.SOA)?.rdata[0]
     if (soa !== undefined) data.serial = readSoa(soa).serial
     // The journal steps that end at the loaded serial, newest last, for IXFR.
     const steps = (await this.store.zoneChanges.latest(source.id, JOURNAL_STEPS)).filter(s => s.version <= source.version)

@@ -11,6 +11,7 @@ import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { journalReset } from './serial-bump.ts'
 import { requestedState } from './secondary-transfer.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 async function audit (tx: Store, actor: Actor, zone: ZoneWithAccount, changeType: string, changes: { name: string, from?: unknown, to?: unknown }[], comment: string | null): Promise<void> {
   await recordChange(tx, actor, {
@@ -123,13 +124,13 @@ export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string)
   return await deps.store.transaction(async (tx) => {
     let serial = zone.serial
     if (zone.zone_type === 'PRIMARY') {
-      const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === 6)
+      const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === RRType.SOA)
       if (apex !== undefined && apex.rdata[0] !== undefined) {
         const rdata = Uint8Array.from(apex.rdata[0])
         serial = nextSerial(readSoa(rdata).serial, deps.clock())
         new DataView(rdata.buffer).setUint32(soaSerialOffset(rdata), serial)
         const owner = parseName(apex.ownerName)
-        const [rrset] = toStoredRrsets([{ owner, type: 6, ttl: apex.ttl, rdata }])
+        const [rrset] = toStoredRrsets([{ owner, type: RRType.SOA, ttl: apex.ttl, rdata }])
         await tx.rrsets.replace(zone.id, rrset!)
       }
     }

@@ -16,6 +16,7 @@ import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { tsigKeyOf } from './tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 type Json = Record<string, unknown>
 
@@ -95,7 +96,7 @@ async function originalPrimary (deps: ZoneDeps, caller: Caller, name: unknown, f
 
 /** The serial of the SOA among records (0 when there is none). */
 function soaSerial (records: readonly ZoneRecord[]): number {
-  const soa = records.find(r => r.type === 6)
+  const soa = records.find(r => r.type === RRType.SOA)
   return soa === undefined ? 0 : readSoa(soa.rdata).serial
 }
 

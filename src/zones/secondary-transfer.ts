@@ -3,7 +3,7 @@ import { ZonalError } from '../errors/catalog.ts'
 import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import { canonicalSortKey, nameToString, parseName } from '../zone/name.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { TransferPhase, TransferState } from '../zone/settings.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
@@ -105,7 +105,7 @@ async function applySteps (tx: Store, zoneId: string, steps: Extract<Transferred
       set.ttl = r.ttl
       if (set.rdata.some(d => sameRdata(d, r.rdata))) continue
       set.rdata.push(r.rdata)
-      set.rdataText.push(formatRdata(r.type, r.rdata))
+      set.rdataText.push(rdataToRecordText(r.type, r.rdata))
       delta++
     }
   }

@@ -1,15 +1,14 @@
 import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import type { ZoneRecord } from '../zone/record.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
+import { RRType } from '../zone/rrtype.ts'
 import { nextSerial } from '../zone/serial.ts'
-
-const SOA = 6
 
 /** The zone's SOA rrset (at the apex), if it has one. */
 export async function apexSoa (tx: Store, zone: Pick<Zone, 'id' | 'name'>): Promise<StoredRrset | undefined> {
-  return await tx.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), SOA)
+  return await tx.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), RRType.SOA)
 }
 
 /** SOA wire rdata with its serial set to `serial` (a copy). */
@@ -48,9 +47,9 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
   }
   if (soa !== undefined && first !== undefined) {
     const rdata = withSoaSerial(first, serial)
-    const next = { ...soa, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] }
+    const next = { ...soa, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
     await tx.rrsets.replace(zone.id, next)
-    const key = `${soa.ownerKey}/${SOA}`
+    const key = `${soa.ownerKey}/${RRType.SOA}`
     net.set(key, { before: net.get(key)?.before ?? soa, after: next })
   }
   const updated = await tx.zones.update(zone.id, { serial, record_count: Number(zone.record_count) + recordDelta })

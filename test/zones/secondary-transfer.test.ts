@@ -111,5 +111,17 @@ for (const engine of await engineCases()) {
       // The data stays as it was.
       assert.equal((await store.zones.findById(zoneId))!.serial, 8)
     })
+
+    it('keeps TXT text whole from a full copy and from IXFR steps: the strings joined, spaces and ";" kept', async () => {
+      const txt = (owner: string): Promise<string[] | undefined> => store.rrsets.get(zoneId, canonicalSortKey(parseName(`${owner}.sec.test.`)), 16).then(r => r?.rdataText)
+      await applyTransfer(store, zoneId, { kind: 'full', serial: 20, records: records(ZONE.replace(' 7 ', ' 20 ') + 'txt IN TXT "a b" "c;d"\nspf IN SPF "v=spf1 -all"\n') }, NOW, NEXT)
+      assert.deepEqual(await txt('txt'), ['a bc;d'])
+      assert.deepEqual((await store.rrsets.get(zoneId, canonicalSortKey(parseName('spf.sec.test.')), 99))?.rdataText, ['v=spf1 -all'])
+      const soa = records(ZONE).find(r => r.type === 6)!
+      const soaAt = (serial: number): ZoneRecord => ({ ...soa, rdata: withSoaSerial(soa.rdata, serial) })
+      const step = { serialFrom: 20, serialTo: 21, removed: [soaAt(20)], added: [soaAt(21), ...records('dmarc 300 IN TXT "v=DMARC1; p=reject; " "rua=mailto:d@example.org"\n')] }
+      await applyTransfer(store, zoneId, { kind: 'incremental', serial: 21, steps: [step] }, NOW, NEXT)
+      assert.deepEqual(await txt('dmarc'), ['v=DMARC1; p=reject; rua=mailto:d@example.org'])
+    })
   })
 }

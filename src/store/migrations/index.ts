@@ -6,6 +6,7 @@ import * as m0003 from './0003-tasks.ts'
 import * as m0004 from './0004-rrsets.ts'
 import * as m0005 from './0005-zone-changes.ts'
 import * as m0006 from './0006-audit-object.ts'
+import * as m0007 from './0007-record-text.ts'
 import * as m0008 from './0008-zone-settings.ts'
 
 interface EngineMigration {
@@ -20,6 +21,7 @@ const migrations: Record<string, EngineMigration> = {
   '0004-rrsets': m0004,
   '0005-zone-changes': m0005,
   '0006-audit-object': m0006,
+  '0007-record-text': m0007,
   '0008-zone-settings': m0008
 }
 

@@ -90,7 +90,8 @@ function matching (f: RrsetFilter) {
       terms.push(sql<SqlBool>`lower(owner_name) like ${containing(f.ownerSubstring)} escape '\\'`)
     }
     if (f.valueSubstring !== undefined && f.valueSubstring !== '') {
-      terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(f.valueSubstring)} escape '\\'`)
+      // rdata_text is a JSON list: look for the value as JSON spells it (`"` and `\` escaped).
+      terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(JSON.stringify(f.valueSubstring).slice(1, -1))} escape '\\'`)
     }
     const k = f.kinds
     if (k !== undefined) {

@@ -1,5 +1,6 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import { familyOf, invalid, ipAddress, MAX_TEXT, ProfileObject } from './fields.ts'
+import { RRType } from '../rrtype.ts'
 import type { PoolFieldsByKind, PoolKind, PoolMonitor } from './profile.ts'
 
 export type { PoolKind } from './profile.ts'
@@ -36,7 +37,7 @@ export interface PoolType<K extends PoolKind = PoolKind> {
 export type AnyPoolType = { [K in PoolKind]: PoolType<K> }[PoolKind]
 
 /** Record types of the traffic-steering pools: A and AAAA only (70004 otherwise). */
-export const ADDRESS_TYPES: ReadonlySet<number> = new Set([1, 28])
+export const ADDRESS_TYPES: ReadonlySet<number> = new Set([RRType.A, RRType.AAAA])
 
 export const ORDERS = ['FIXED', 'RANDOM', 'ROUND_ROBIN'] as const
 export const FORCED_STATES = ['FORCED_ACTIVE', 'FORCED_INACTIVE', 'NOT_FORCED'] as const

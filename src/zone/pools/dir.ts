@@ -1,6 +1,5 @@
 import { compareBytes } from '../checks/sort.ts'
-import '../rdata/index.ts'
-import { parseTypeName, typeName } from '../rdata/registry.ts'
+import { parseTypeName, RRType, typeName } from '../rrtype.ts'
 import { checkInfoCount, descriptionOf, INT32_MAX, type PoolType } from './common.ts'
 import { invalid, parseIp, ProfileObject, type IpValue } from './fields.ts'
 import type { DirGroups, GeoGroup, IpGroup, IpGroupEntry } from './profile.ts'
@@ -10,7 +9,7 @@ import type { DirGroups, GeoGroup, IpGroup, IpGroupEntry } from './profile.ts'
  * and SPF (the UltraDNS directional pool documentation; the Terraform provider documents A,
  * AAAA, MX, PTR, SRV and TXT of them).
  */
-export const DIR_TYPES: ReadonlySet<number> = new Set([1, 5, 12, 13, 15, 16, 17, 28, 33, 35, 99])
+export const DIR_TYPES: ReadonlySet<number> = new Set([RRType.A, RRType.CNAME, RRType.PTR, RRType.HINFO, RRType.MX, RRType.TXT, RRType.RP, RRType.AAAA, RRType.SRV, RRType.NAPTR, RRType.SPF])
 
 /** Region groups a geo group may name besides the two-character country and special codes. */
 export const GEO_REGIONS: ReadonlySet<string> = new Set(['NAM', 'SAM', 'EUR', 'AFR', 'ASI', 'OCN', 'ANT'])

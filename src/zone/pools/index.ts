@@ -32,7 +32,7 @@ export function contextOf (pool: Pick<PoolType, 'schema'>): string {
  * (`status`, `availableToServe`, `serving`, per-record `type`) are accepted and dropped.
  *
  * @param type the rrset's record type.
- * @param rdata the rrset's rdata in presentation form (counts and families are checked).
+ * @param rdata the rrset's rdata as record text (`zone/record-text.ts`; counts and families are checked).
  * @param ownerName absolute owner name: the default description.
  * @throws ZonalError POOL_PROFILE_INVALID (110004, not an object, wrong shapes; ARPool is not
  *   supported), POOL_PROFILE_KEY_INVALID (70008, missing or unknown `@context`, unknown fields),
