@@ -25,6 +25,7 @@ import type { TaskHandler } from './tasks/runner.ts'
 import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
+import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
 import type { ZoneDeps } from './zones/context.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
@@ -114,6 +115,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       clock: systemClock,
       ...(deps.transferZone === undefined ? {} : { transferZone: deps.transferZone })
     },
+    tasks: deps.tasks
+  })
+  await app.register(zoneSnapshotRoutes, {
+    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock },
     tasks: deps.tasks
   })
   await app.register(zoneListRoutes, { store: deps.store })

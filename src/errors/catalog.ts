@@ -87,6 +87,11 @@ export const catalog = {
   JSON_PATCH_FAILED: { status: 400, errorCode: 170001, message: 'Error in applying patch: {0}' },
   JSON_PATCH_UNSUPPORTED_OP: { status: 400, errorCode: 170004, message: 'Unsupported operation type: {0}' },
 
+  // Zone snapshots (snapshot and restore).
+  SNAPSHOT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  ZONE_NOT_ELIGIBLE_SNAPSHOT: { status: 400, errorCode: 370002, message: 'Zone {0} is not eligible for snapshot. {1}' },
+  ZONE_NOT_ELIGIBLE_RESTORE: { status: 400, errorCode: 370002, message: 'Zone {0} is not eligible for restore. {1}' },
+
   // Zone list.
   ZONE_LIST_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
 

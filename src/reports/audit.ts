@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { stringify } from 'csv-stringify/sync'
 import { parseAuditFilter, type AuditFilter } from '../audit/filter.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ZonalError } from '../errors/catalog.ts'
@@ -220,24 +221,16 @@ export async function auditPage (store: Store, principal: Principal, request: Au
   return page
 }
 
-const CSV_COLUMNS = ['objectType', 'changeType', 'object', 'user', 'ipAddress', 'changeTime', 'account', 'parent', 'detail', 'changeComment'] as const
+const CSV_COLUMNS = ['objectType', 'changeType', 'object', 'user', 'ipAddress', 'changeTime', 'account', 'parent', 'detail', 'changeComment']
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break; a cell that a
- * spreadsheet would read as a formula (starting with =, +, -, @, tab or carriage return) is
- * prefixed with `'` (OWASP "CSV injection").
+ * The records as CSV (RFC 4180, written by csv-stringify) with a header row; `detail` is one cell
+ * of JSON, null is an empty cell, lines end with CRLF. A cell a spreadsheet would read as a
+ * formula (starting with =, +, -, @, tab or carriage return, or their full-width forms) is
+ * prefixed with `'` (csv-stringify's `escape_formulas`; OWASP "CSV injection").
  */
-export function csvCell (value: unknown): string {
-  let text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-/** The records as CSV with a header row; `detail` is one cell of JSON. Lines end with CRLF. */
 export function auditCsv (records: readonly AuditRecordDto[]): string {
-  const lines = [CSV_COLUMNS.join(',')]
-  for (const r of records) lines.push(CSV_COLUMNS.map(c => csvCell(r[c])).join(','))
-  return lines.join('\r\n') + '\r\n'
+  return stringify([...records], { header: true, columns: CSV_COLUMNS, record_delimiter: 'windows', escape_formulas: true })
 }
 
 export interface FilterListEntry {

@@ -142,6 +142,29 @@ export interface ZoneChangeTable {
   created_at: string
 }
 
+/** A zone's snapshot (migration 0009): when it was taken, the serial and record count then. */
+export interface ZoneSnapshotTable {
+  zone_id: string
+  serial: number
+  record_count: number
+  created_at: string
+}
+
+/** The rrsets of a zone's snapshot (migration 0009): the columns of `rrsets` a restore writes back. */
+export interface ZoneSnapshotRrsetTable {
+  id: Generated<number>
+  zone_id: string
+  owner_key: string
+  owner_name: string
+  rrtype: number
+  ttl: number
+  rdata_text: string
+  rdata_wire: Uint8Array
+  profile: string | null
+  kind: string | null
+  value_key: string
+}
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -152,6 +175,8 @@ export interface Database {
   tasks: TaskTable
   audit_records: AuditRecordTable
   zone_changes: ZoneChangeTable
+  zone_snapshots: ZoneSnapshotTable
+  zone_snapshot_rrsets: ZoneSnapshotRrsetTable
 }
 
 export type AccountRow = Selectable<AccountTable>

@@ -175,7 +175,7 @@ export interface ZoneStore {
   lockById (id: string): Promise<ZoneWithAccount | undefined>
   /** Apply changes, bump the version and the modification time; returns the new row. */
   update (id: string, changes: ZoneChanges): Promise<Zone>
-  /** Delete a zone and its records. */
+  /** Delete a zone, its records, journal and snapshot. */
   deleteById (id: string): Promise<void>
   /** Returns whether a zone of the scope was deleted. */
   delete (name: string, scope: Scope): Promise<boolean>
@@ -290,6 +290,29 @@ export interface RrsetStore {
   typesAt (zoneId: string, ownerKey: string): Promise<number[]>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
+}
+
+/** A zone's snapshot: when it was taken, and the zone's SOA serial and record count then. */
+export interface ZoneSnapshot {
+  zoneId: string
+  serial: number
+  recordCount: number
+  createdAt: string
+}
+
+/**
+ * Zone snapshots, at most one per zone (UltraDNS "Zone Snapshot and Restore"). Copies run inside
+ * the database (`INSERT … SELECT`): no rrset of a zone passes through the process, whatever the
+ * zone's size. Deleting a zone deletes its snapshot.
+ */
+export interface ZoneSnapshotStore {
+  /** Replace the zone's snapshot by a copy of its rrsets now, with `info` about it. */
+  take (zoneId: string, info: Omit<ZoneSnapshot, 'zoneId'>): Promise<ZoneSnapshot>
+  find (zoneId: string): Promise<ZoneSnapshot | undefined>
+  /** The snapshot's rrsets in canonical order (owner key, then type), a page at a time after a position. */
+  list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]>
+  /** Replace the zone's rrsets by the snapshot's; false (and nothing changed) when it has none. */
+  restore (zoneId: string): Promise<boolean>
 }
 
 export interface NewTask {
@@ -453,6 +476,7 @@ export interface Store {
   readonly tasks: TaskStore
   readonly audit: AuditStore
   readonly zoneChanges: ZoneChangeStore
+  readonly snapshots: ZoneSnapshotStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

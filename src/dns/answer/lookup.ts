@@ -124,7 +124,9 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
     if (redirected) continue
 
     let node = zone.nodeByKey(key)
-    let owner = name
+    // An exact match is answered under the owner as the zone spells it, as BIND does (RFC 4343
+    // §4.1: the data's case is preserved); a wildcard's synthesized owner under the name asked.
+    let owner = node === undefined ? name : node.owner
     if (node === undefined) {
       if (zone.existsByKey(key)) return { kind: 'nodata', zone, answer }
       // RFC 4592 §3.3.1: the source of synthesis is `*` at the closest encloser.

@@ -18,7 +18,8 @@ function addresses (zone: ZoneData, target: Uint8Array): WireRecord[] {
   const out: WireRecord[] = []
   for (const type of [RRType.A, RRType.AAAA]) {
     const rrset = node.rrsets.get(type)
-    if (rrset !== undefined) out.push(...rrsetRecords(target, type, rrset))
+    // Under the owner as the zone spells it, not as the pointing record does (BIND alike).
+    if (rrset !== undefined) out.push(...rrsetRecords(node.owner, type, rrset))
   }
   return out
 }
@@ -33,10 +34,12 @@ function targetOf (r: WireRecord): Uint8Array | undefined {
 
 /** RFC 2308 §3: negative answers carry the SOA, its TTL the lesser of its TTL and its minimum. */
 function negativeSoa (zone: ZoneData): WireRecord | undefined {
-  const soa = zone.apex?.rrsets.get(RRType.SOA)
-  if (soa === undefined) return undefined
+  const apex = zone.apex
+  const soa = apex?.rrsets.get(RRType.SOA)
+  if (apex === undefined || soa === undefined) return undefined
   const rdata = soa.rdata[0]!
-  return { name: zone.origin, type: RRType.SOA, class: 1, ttl: Math.min(soa.ttl, readSoa(rdata).minimum), rdata }
+  // The apex as the zone spells its SOA's owner.
+  return { name: apex.owner, type: RRType.SOA, class: 1, ttl: Math.min(soa.ttl, readSoa(rdata).minimum), rdata }
 }
 
 export interface ResponseOptions {

@@ -1,6 +1,5 @@
 import { ByteReader } from '../../zone/rdata/bytes.ts'
 import { rdataType } from '../../zone/rdata/registry.ts'
-import { wireKey } from '../../zone/name.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { Edns, Message, Question, WireRecord } from './message.ts'
 
@@ -156,14 +155,20 @@ export class MessageWriter {
     this.len += b.length
   }
 
-  /** Write a name, pointing to an earlier copy of its longest known suffix. */
+  /**
+   * Write a name, pointing to an earlier copy of its longest known suffix spelled the same:
+   * suffixes are matched octet for octet, case included, so a pointer never passes on another
+   * spelling (a question `WWW.Example.ORG` does not turn the SOA's `ns1.example.org.` into
+   * `ns1.Example.ORG.`; RFC 4343 §4.1: servers should preserve the case of the data they hold,
+   * as BIND's case-sensitive compression does).
+   */
   private name (name: Uint8Array, compress: boolean): void {
     if (compress && name === this.lastName) {
       this.u16(0xc000 | this.lastNameAt)
       return
     }
     // The key of each suffix is the same suffix of the whole name's key.
-    const whole = name[0] === 0 ? '' : wireKey(name)
+    const whole = name[0] === 0 ? '' : exactKey(name)
     let i = 0
     while (name[i] !== 0 && i < name.length) {
       const key = i === 0 ? whole : whole.slice(i)
@@ -216,6 +221,11 @@ export class MessageWriter {
 }
 
 class NoRoom extends Error {}
+
+/** A name's octets as a string, case kept: the compression table's key. */
+function exactKey (name: Uint8Array): string {
+  return String.fromCharCode.apply(null, name as unknown as number[])
+}
 
 const ROOT = new Uint8Array([0])
 

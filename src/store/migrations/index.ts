@@ -8,6 +8,7 @@ import * as m0005 from './0005-zone-changes.ts'
 import * as m0006 from './0006-audit-object.ts'
 import * as m0007 from './0007-record-text.ts'
 import * as m0008 from './0008-zone-settings.ts'
+import * as m0009 from './0009-zone-snapshots.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -22,7 +23,8 @@ const migrations: Record<string, EngineMigration> = {
   '0005-zone-changes': m0005,
   '0006-audit-object': m0006,
   '0007-record-text': m0007,
-  '0008-zone-settings': m0008
+  '0008-zone-settings': m0008,
+  '0009-zone-snapshots': m0009
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

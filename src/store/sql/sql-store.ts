@@ -3,7 +3,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneChangeStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlRrsetStore } from './rrsets.ts'
@@ -11,6 +11,7 @@ import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
 import { SqlUserStore } from './users.ts'
 import { SqlZoneChangeStore } from './zone-changes.ts'
+import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
 import { SqlZoneStore } from './zones.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
@@ -26,6 +27,7 @@ interface Parts {
   readonly tasks: TaskStore
   readonly audit: AuditStore
   readonly zoneChanges: ZoneChangeStore
+  readonly snapshots: ZoneSnapshotStore
 }
 
 /**
@@ -60,7 +62,8 @@ export class SqlStore implements Store {
       rrsets: new SqlRrsetStore(db),
       tasks: new SqlTaskStore(db, engineImpl),
       audit: new SqlAuditStore(db, engineImpl.name),
-      zoneChanges: new SqlZoneChangeStore(db)
+      zoneChanges: new SqlZoneChangeStore(db),
+      snapshots: new SqlZoneSnapshotStore(db)
     }
   }
 
@@ -72,6 +75,7 @@ export class SqlStore implements Store {
   get tasks (): TaskStore { return this.current().parts.tasks }
   get audit (): AuditStore { return this.current().parts.audit }
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
+  get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

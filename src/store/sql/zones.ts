@@ -108,6 +108,8 @@ export class SqlZoneStore implements ZoneStore {
   async deleteById (id: string): Promise<void> {
     await this.db.deleteFrom('rrsets').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zone_changes').where('zone_id', '=', id).execute()
+    await this.db.deleteFrom('zone_snapshot_rrsets').where('zone_id', '=', id).execute()
+    await this.db.deleteFrom('zone_snapshots').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zones').where('id', '=', id).execute()
     await this.touched(id)
   }

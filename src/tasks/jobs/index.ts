@@ -2,11 +2,14 @@ import { DEFAULT_NAMESERVERS } from '../../config/config.ts'
 import type { TaskHandler } from '../runner.ts'
 import { EXPORT_ZONES, exportZones } from './export-zones.ts'
 import { UPLOAD_ZONE, uploadZoneJob, type UploadSettings } from './upload-zone.ts'
+import { RESTORE_ZONE, restoreZoneJob, SNAPSHOT_ZONE, snapshotZoneJob } from './zone-snapshots.ts'
 
 /** Every job the service runs, by task kind: what `serve` hands the task runner. */
 export function taskHandlers (settings: UploadSettings = { nameservers: DEFAULT_NAMESERVERS }): Readonly<Record<string, TaskHandler>> {
   return {
     [EXPORT_ZONES]: exportZones,
-    [UPLOAD_ZONE]: uploadZoneJob(settings)
+    [UPLOAD_ZONE]: uploadZoneJob(settings),
+    [SNAPSHOT_ZONE]: snapshotZoneJob,
+    [RESTORE_ZONE]: restoreZoneJob
   }
 }

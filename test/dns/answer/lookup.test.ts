@@ -81,7 +81,8 @@ const SOA = 'example.org. 300 SOA ns1.example.org. hostmaster.example.org. 20240
 const cases: Case[] = [
   { q: ['example.org.', 'SOA'], rcode: 0, answer: ['example.org. 3600 SOA ns1.example.org. hostmaster.example.org. 2024010101 7200 3600 1209600 300'] },
   { q: ['example.org.', 'NS'], rcode: 0, answer: ['example.org. 3600 NS ns1.example.org.', 'example.org. 3600 NS ns2.example.net.'], additional: ['ns1.example.org. 3600 A 192.0.2.53'] },
-  { q: ['EXAMPLE.org.', 'A'], rcode: 0, answer: ['EXAMPLE.org. 3600 A 192.0.2.1'] },
+  // The owner as the zone spells it, whatever the question's case (RFC 4343 §4.1; BIND alike).
+  { q: ['EXAMPLE.org.', 'A'], rcode: 0, answer: ['example.org. 3600 A 192.0.2.1'] },
   { q: ['example.org.', 'MX'], rcode: 0, answer: ['example.org. 3600 MX 10 mail.example.org.'], additional: ['mail.example.org. 3600 A 192.0.2.25', 'mail.example.org. 3600 AAAA 2001:db8::25'] },
   { q: ['example.org.', 'TXT'], rcode: 0, answer: [], authority: [SOA] },
   { q: ['nothing.example.org.', 'A'], rcode: 3, answer: [], authority: [SOA] },

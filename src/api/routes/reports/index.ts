@@ -10,6 +10,14 @@ import { ErrorBody } from '../../schemas/common.ts'
 
 const AUDIT_PATH = 'reports/dns_configuration/audit'
 
+/**
+ * Where the `Link` header's URLs point: relative, with the `/v1` prefix (spec "Versioning": Link
+ * headers carry relative URLs with /v1 or /v2 prefixes). The leading slash makes them
+ * path-absolute, so a client resolving them against the request's URL (RFC 3986 §5) reaches the
+ * audit log whatever prefix it called.
+ */
+const LINK_PATH = `/v1/${AUDIT_PATH}`
+
 /** The audit log's path as the caller wrote it, relative like the real API's links (`v1/reports/…`). */
 function searchPath (request: FastifyRequest): string {
   const version = apiVersionOf(request)
@@ -21,15 +29,18 @@ function wantsCsv (request: FastifyRequest): boolean {
   return /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.accept ?? '')
 }
 
-/** `Link` of a page: relative URLs with filter, cursor, limit and cursorOperation; undefined without either. */
-function linkHeader (path: string, filter: string | undefined, page: AuditPage): string | undefined {
+/**
+ * `Link` of a page: relative URLs with the real API's parameters, in its order and spelling
+ * (`filter`, `cursor`, `Limit`, `cursorOperation` NEXT or PREVIOUS); undefined without either.
+ */
+function linkHeader (filter: string | undefined, page: AuditPage): string | undefined {
   const link = (cursor: string, operation: 'NEXT' | 'PREVIOUS', rel: string): string => {
     const params = new URLSearchParams()
     if (filter !== undefined && filter !== '') params.set('filter', filter)
     params.set('cursor', cursor)
-    params.set('limit', String(page.limit))
+    params.set('Limit', String(page.limit))
     params.set('cursorOperation', operation)
-    return `<${path}?${params.toString()}>; rel="${rel}"`
+    return `<${LINK_PATH}?${params.toString()}>; rel="${rel}"`
   }
   const parts: string[] = []
   if (page.next !== undefined) parts.push(link(page.next, 'NEXT', 'next'))
@@ -61,7 +72,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<{ store: Store, clock: Cloc
       cursor: query.cursor,
       cursorOperation: query.cursorOperation
     }, clock())
-    const link = linkHeader(searchPath(request), query.filter, page)
+    const link = linkHeader(query.filter, page)
     if (link !== undefined) reply.header('link', link)
     reply.header('limit', String(page.limit))
     reply.header('results', String(page.records.length))

@@ -39,12 +39,19 @@ function seedsOf (res: LightMyRequestResponse): number[] {
   return (res.json() as AuditJson).auditRecords.map(r => Number(String(r.ipAddress).split('.')[3]))
 }
 
-/** The `Link` header's URLs by rel, with the leading slash an inject needs. */
-function links (res: LightMyRequestResponse): Record<string, string> {
+/**
+ * The `Link` header's URLs by rel, each resolved against the request's URL as a client resolves
+ * a relative reference (RFC 3986 §5), so a link that only worked from one path would fail here.
+ */
+function links (res: LightMyRequestResponse, from = `http://zonal.test/v3${AUDIT}`): Record<string, string> {
   const out: Record<string, string> = {}
   const header = res.headers.link
   if (typeof header !== 'string') return out
-  for (const m of header.matchAll(/<([^>]*)>;\s*rel="(\w+)"/g)) out[m[2]!] = `/${m[1]!}`
+  for (const m of header.matchAll(/<([^>]*)>;\s*rel="(\w+)"/g)) {
+    assert.match(m[1]!, /^\/v1\/reports\/dns_configuration\/audit\?/, 'relative, with the /v1 prefix')
+    const url = new URL(m[1]!, from)
+    out[m[2]!] = url.pathname + url.search
+  }
   return out
 }
 
@@ -323,7 +330,7 @@ for (const engine of await engineCases()) {
         await addMore()
         const next = links(res).next
         if (next === undefined) break
-        assert.match(next, /^\/v1\/reports\/dns_configuration\/audit\?cursor=[\w-]+&limit=50&cursorOperation=NEXT$/)
+        assert.match(next, /^\/v1\/reports\/dns_configuration\/audit\?cursor=[\w-]+&Limit=50&cursorOperation=NEXT$/)
         res = await alice.get(next)
       }
       assert.equal(forward.length, 12)
@@ -357,7 +364,10 @@ for (const engine of await engineCases()) {
         const res = await alice.get(url)
         seen.push(...objects(res))
         url = links(res).next
-        if (url !== undefined) assert.equal(new URL(`http://x${url}`).searchParams.get('filter'), filter)
+        if (url === undefined) break
+        // The real API's parameters, order and spelling: filter, cursor, Limit, cursorOperation.
+        assert.match(String(res.headers.link), /^<\/v1\/reports\/dns_configuration\/audit\?filter=[^&>]+&cursor=[\w-]+&Limit=7&cursorOperation=NEXT>; rel="next"/)
+        assert.equal(new URL(`http://x${url}`).searchParams.get('filter'), filter)
       }
       const expected = Array.from({ length: 600 }, (_, i) => 599 - i).filter(i => String(i).startsWith('1')).map(i => `r${i}.example.org.`)
       assert.deepEqual(seen, expected)
