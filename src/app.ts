@@ -66,7 +66,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } }
+    // `x-examples` holds the named request examples of the OpenAPI document (an annotation).
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, keywords: ['x-examples'] } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerContentTypes(app)
@@ -77,8 +78,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   // A request without a body is checked as an empty object, so a missing required field is
   // reported by name (55001 "properties is required field.") rather than "body must be object".
+  // A body of `null` is a body: routes that take an object refuse it.
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) request.body = {}
+    if (request.body === undefined) request.body = {}
   })
   registerRateLimit(app, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
   registerMetrics(app, deps.metrics)
