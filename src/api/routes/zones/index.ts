@@ -14,8 +14,9 @@ import { JsonPatchBody, ZoneActionBody, ZoneConvertBody, ZoneCreateBody, ZoneDto
 import { createUploadTask, readUpload, UPLOAD_SYNC_LIMIT } from './upload.ts'
 import { zoneValidationError } from './validation.ts'
 
-/** Route config of every zone route: its body schema errors keep the use cases' codes. */
+/** Route config of every zone route: its body schema errors keep the use cases' codes; `bodyOptional` marks an optional body in the OpenAPI document. */
 const config = { validationError: zoneValidationError }
+const optionalBody = { ...config, bodyOptional: true }
 
 /** The caller of a request: principal for permissions, user and address for the audit log. */
 export function callerOf (request: FastifyRequest): Caller {
@@ -96,7 +97,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.delete('/zones/:zoneName', {
-    config,
+    config: optionalBody,
     schema: { tags, operationId: 'deleteZone', summary: 'Delete a zone', params: ZoneParams, body: ZoneActionBody, response: { 204: Type.Null({ description: 'Deleted' }), '4xx': ErrorBody } }
   }, async (request, reply) => {
     await deleteZone(zones, callerOf(request), request.params.zoneName, request.body)
@@ -104,7 +105,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.post('/zones/:zoneName/convert', {
-    config,
+    config: optionalBody,
     schema: { tags, operationId: 'convertZone', summary: 'Convert a secondary zone to a primary', params: ZoneParams, body: ZoneConvertBody, response: { 201: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await convertZone(zones, callerOf(request), request.params.zoneName, request.body)
@@ -112,7 +113,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.post('/zones/:zoneName/unalias', {
-    config,
+    config: optionalBody,
     schema: { tags, operationId: 'unaliasZone', summary: 'Turn an alias zone into an independent primary', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await unaliasZone(zones, callerOf(request), request.params.zoneName, request.body)
@@ -120,7 +121,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.post('/zones/:zoneName/transfer', {
-    config,
+    config: optionalBody,
     schema: { tags, operationId: 'transferZone', summary: 'Request a zone transfer of a secondary zone from its primary name servers now', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await requestZoneTransfer(zones, callerOf(request), request.params.zoneName)
@@ -128,7 +129,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.post('/zones/:zoneName/suspend', {
-    config,
+    config: optionalBody,
     schema: { tags, operationId: 'suspendZone', summary: 'Suspend a zone (Owner, Administrators, DNSAdministrators)', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await suspendZone(zones, callerOf(request), request.params.zoneName, request.body)
