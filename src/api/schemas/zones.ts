@@ -15,7 +15,7 @@ import { Type, type TSchema } from 'typebox'
  * declared here, so a secret can only leave where a `tsigKeyValue` is declared.
  */
 
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+const nullable = <T extends TSchema>(schema: T, options?: { description: string }) => Type.Union([schema, Type.Null()], options)
 
 const TSIG_ALGORITHMS = 'hmac-md5 (default), hmac-sha1, hmac-sha224, hmac-sha256, hmac-sha384 or hmac-sha512'
 
@@ -211,11 +211,11 @@ export const ZoneUpdateBody = Type.Object({
   }
 })
 
-/** Body of convert: optional; the spec allows the Zone API DTOs here, which are accepted and ignored. */
-export const ZoneConvertBody = Type.Object({
+/** Body of convert: optional (absent or null: none); the spec allows the Zone API DTOs here, which are accepted and ignored. */
+export const ZoneConvertBody = nullable(Type.Object({
   properties: Type.Optional(ZonePropertiesEcho),
   ...sections
-}, { additionalProperties: false, description: 'Optional: a changeComment for the audit log (the sections the spec allows here are accepted and ignored).' })
+}, { additionalProperties: false }), { description: 'Optional: a changeComment for the audit log (the sections the spec allows here are accepted and ignored). null is no body.' })
 
 /** RFC 6902 operations, as `application/json-patch+json` (on the sections as GET spells them). */
 export const JsonPatchBody = Type.Array(Type.Object({
@@ -236,8 +236,8 @@ export const JsonPatchBody = Type.Array(Type.Object({
   }
 })
 
-/** Body of DELETE, suspend, unalias and transfer: optional. */
-export const ZoneActionBody = Type.Object({ changeComment: ChangeComment }, { additionalProperties: false, description: 'Optional.' })
+/** Body of DELETE, suspend, unalias and transfer: optional (absent or null: none). */
+export const ZoneActionBody = nullable(Type.Object({ changeComment: ChangeComment }, { additionalProperties: false }), { description: 'Optional: a changeComment for the audit log. null is no body.' })
 
 export const ZoneParams = Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024, description: 'Zone name, with or without the trailing dot; a / inside the name as %2F.' }) })
 

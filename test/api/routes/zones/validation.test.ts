@@ -131,6 +131,13 @@ for (const engine of await engineCases()) {
         assert.deepEqual(res.json(), [{ errorCode: 53004, errorMessage: 'Invalid primary zone create type. TRANSFER is not available.' }])
       })
 
+      it('convert takes the Zone API DTOs the spec allows there, and a comment', async () => {
+        assert.equal((await alice.post('/zones', { properties: { name: 'conv.test', type: 'SECONDARY' }, secondaryCreateInfo: { primaryNameServers: SECONDARY_SERVERS } })).statusCode, 201)
+        const res = await alice.post('/zones/conv.test/convert', { properties: { name: 'conv.test', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' }, changeComment: 'now primary' })
+        assert.equal(res.statusCode, 201, res.body)
+        assert.ok((await t.store.audit.recent(100, 'CONVERT')).some(r => r.object === 'conv.test.' && r.change_comment === 'now primary'))
+      })
+
       it('Python convert_zone and force_axfr: POST without a body, Content-Type application/json', async () => {
         const transfer = await alice.send('POST', '/v1/zones/py-sec.test./transfer', undefined, { 'content-type': 'application/json' })
         assert.equal(transfer.statusCode, 200, transfer.body)
@@ -190,7 +197,9 @@ for (const engine of await engineCases()) {
         assert.equal((await alice.post('/zones', { properties: { name: 'go-alias.test', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'go.test.' }, changeComment: 'alias' })).statusCode, 201)
         assert.equal((await alice.post('/zones/go-alias.test/unalias', { changeComment: 'split' })).statusCode, 200)
         assert.equal((await alice.post('/zones/go-alias.test/suspend', {})).statusCode, 200)
-        assert.equal((await alice.delete('/zones/go-alias.test', { changeComment: 'gone' })).statusCode, 204)
+        // A Go client encoding a nil pointer sends `null`: no body.
+        const nullBody = await alice.send('DELETE', '/zones/go-alias.test', 'null', { 'content-type': 'application/json' })
+        assert.equal(nullBody.statusCode, 204, nullBody.body)
         const bogus = await alice.delete('/zones/go.test', { comment: 'typo' })
         assert.deepEqual(bogus.json(), [{ errorCode: 53005, errorMessage: 'Invalid input: comment is not a known field' }])
         assert.equal((await alice.get('/zones/go.test')).statusCode, 200)
