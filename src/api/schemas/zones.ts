@@ -17,6 +17,13 @@ import { Type, type TSchema } from 'typebox'
 
 const nullable = <T extends TSchema>(schema: T, options?: { description: string }) => Type.Union([schema, Type.Null()], options)
 
+/**
+ * A JSON `true` or `false`. Written as an enum without `type`, because Fastify's validator
+ * coerces to a declared type (`1` and `"true"` would become `true`), and a flag that is not a
+ * boolean is refused (53005).
+ */
+const JsonBoolean = (options: { description?: string } = {}) => Type.Unsafe<boolean>({ enum: [true, false], description: 'true or false', ...options })
+
 const TSIG_ALGORITHMS = 'hmac-md5 (default), hmac-sha1, hmac-sha224, hmac-sha256, hmac-sha384 or hmac-sha512'
 
 /** One primary name server (of a secondary zone, or the source of createType TRANSFER). */
@@ -56,7 +63,7 @@ const RestrictIpList = nullable(Type.Array(RestrictIpInput))
  * (restrictIPList, tsig, notifyAddresses) and the flags count, the create fields are ignored.
  */
 export const PrimaryZoneInfo = Type.Object({
-  forceImport: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility (the real API moves records of existing zones); default false.' })),
+  forceImport: Type.Optional(JsonBoolean({ description: 'Accepted for compatibility (the real API moves records of existing zones); default false.' })),
   createType: Type.Optional(Type.String({ description: 'Required on create: NEW, COPY, TRANSFER or UPLOAD (any case). Ignored on update.' })),
   originalZoneName: Type.Optional(Type.String({ description: 'createType COPY: the primary zone to copy.' })),
   nameServer: Type.Optional(nullable(NameServerInput)),
@@ -65,7 +72,7 @@ export const PrimaryZoneInfo = Type.Object({
   tsig: Type.Optional(nullable(TsigInput)),
   notifyAddresses: Type.Optional(nullable(Type.Array(NotifyAddressInput))),
   inherit: Type.Optional(Type.String({ description: 'ALL, NONE, or a comma-separated list of IP_RANGE, NOTIFY_IP, TSIG.' })),
-  valimailMonitor: Type.Optional(Type.Boolean())
+  valimailMonitor: Type.Optional(JsonBoolean())
 }, { additionalProperties: false })
 
 /** `nameServerIpList`: `nameServerIp1` (required), `nameServerIp2`, `nameServerIp3` … */
@@ -79,7 +86,7 @@ export const NameServerIpListInput = Type.Record(Type.String({ pattern: '^nameSe
 export const SecondaryZoneInfo = Type.Object({
   primaryNameServers: Type.Optional(Type.Object({ nameServerIpList: NameServerIpListInput }, { additionalProperties: false, description: 'Required on create.' })),
   notificationEmailAddress: Type.Optional(nullable(Type.String())),
-  allowUnresponsiveNS: Type.Optional(Type.Boolean())
+  allowUnresponsiveNS: Type.Optional(JsonBoolean())
 }, { additionalProperties: false })
 
 export const AliasZoneInfo = Type.Object({
@@ -94,11 +101,11 @@ const echoedProperties = {
   dnssecStatus: Type.Optional(Type.String()),
   status: Type.Optional(Type.String()),
   lastModifiedDateTime: Type.Optional(Type.String()),
-  mailMonitor: Type.Optional(Type.Boolean()),
-  certEnabled: Type.Optional(Type.Boolean()),
-  valimailMonitor: Type.Optional(Type.Boolean()),
-  network2: Type.Optional(Type.Boolean()),
-  ultra2: Type.Optional(Type.Boolean())
+  mailMonitor: Type.Optional(JsonBoolean()),
+  certEnabled: Type.Optional(JsonBoolean()),
+  valimailMonitor: Type.Optional(JsonBoolean()),
+  network2: Type.Optional(JsonBoolean()),
+  ultra2: Type.Optional(JsonBoolean())
 }
 
 /** `properties` of a create: name and type required; accountName may be left out when the caller can create in one account only. */

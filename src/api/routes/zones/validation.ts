@@ -43,6 +43,13 @@ function sectionItemError (item: ValidationItem): ZonalError | undefined {
   return undefined
 }
 
+/** A flag that is not a JSON boolean (the schemas declare flags as `enum: [true, false]`). */
+function flagError (item: ValidationItem): ZonalError | undefined {
+  const allowed = item.params.allowedValues
+  if (item.keyword !== 'enum' || !Array.isArray(allowed) || allowed.length !== 2 || allowed[0] !== true || allowed[1] !== false) return undefined
+  return new ZonalError('INVALID_INPUT', `${fieldName('body', item)} must be true or false`)
+}
+
 /**
  * The zone routes' reading of their body schema errors (route config `validationError`). Shape
  * errors the generic mapping words well (unknown field, wrong JSON type: 53005; missing field:
@@ -50,5 +57,5 @@ function sectionItemError (item: ValidationItem): ZonalError | undefined {
  */
 export const zoneValidationError: ValidationErrorMapper = (item, request) => {
   if (request.method === 'PATCH' && request.mediaType === 'application/json-patch+json') return jsonPatchError(item, request)
-  return sectionItemError(item)
+  return sectionItemError(item) ?? flagError(item)
 }

@@ -40,7 +40,9 @@ for (const engine of await engineCases()) {
         ['an unknown field in a section', '{"primaryCreateInfo":{"notifyAdresses":[]}}', /^Invalid input: primaryCreateInfo\.notifyAdresses is not a known field$/],
         ['a list field that is an object', '{"primaryCreateInfo":{"notifyAddresses":{"notifyAddress":"192.0.2.8"}}}', /^Invalid input: primaryCreateInfo\.notifyAddresses must be array$/],
         ['a field of an item of the wrong type', '{"primaryCreateInfo":{"restrictIPList":[{"startIP":{}}]}}', /^Invalid input: primaryCreateInfo\.restrictIPList\[0\]\.startIP must be string$/],
-        ['a comment over 512 characters', JSON.stringify({ changeComment: 'x'.repeat(513) }), /^Invalid input: changeComment must NOT have more than 512 characters$/]
+        ['a comment over 512 characters', JSON.stringify({ changeComment: 'x'.repeat(513) }), /^Invalid input: changeComment must NOT have more than 512 characters$/],
+        ['a flag that is a number', '{"primaryCreateInfo":{"valimailMonitor":1}}', /^Invalid input: primaryCreateInfo\.valimailMonitor must be true or false$/],
+        ['a flag that is a string', '{"primaryCreateInfo":{"valimailMonitor":"true"}}', /^Invalid input: primaryCreateInfo\.valimailMonitor must be true or false$/]
       ]
       for (const method of ['PUT', 'PATCH'] as const) {
         for (const [what, text, message] of cases) {
