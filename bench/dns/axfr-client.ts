@@ -7,7 +7,7 @@
 // every message NOERROR with the query's id, the first record and the last one the zone's SOA
 // (RFC 5936 §2.2), nothing after the closing SOA.
 import { connect } from 'node:net'
-import { TYPE } from '../../src/dns/wire/constants.ts'
+import { RRType } from '../../src/zone/rrtype.ts'
 import { readName } from '../../src/dns/wire/read-name.ts'
 import { MessageWriter } from '../../src/dns/wire/writer.ts'
 import { nameEquals, parseName } from '../../src/zone/name.ts'
@@ -37,7 +37,7 @@ async function axfr (port: number, origin: string): Promise<AxfrResult> {
   const id = 0x4242
   const w = new MessageWriter(512)
   w.header({ id, qr: false, opcode: 0, aa: false, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
-  w.question({ name: zone, type: TYPE.AXFR, class: 1 })
+  w.question({ name: zone, type: RRType.AXFR, class: 1 })
   const query = w.finish()
   const frame = Buffer.alloc(2 + query.length)
   frame.writeUInt16BE(query.length, 0)
@@ -69,8 +69,8 @@ async function axfr (port: number, origin: string): Promise<AxfrResult> {
       const owner = pos
       pos = skipName(msg, pos)
       const type = msg.readUInt16BE(pos)
-      if (records === 0 && type !== TYPE.SOA) throw new Error('the transfer does not start with the SOA')
-      if (type === TYPE.SOA) {
+      if (records === 0 && type !== RRType.SOA) throw new Error('the transfer does not start with the SOA')
+      if (type === RRType.SOA) {
         if (!nameEquals(readName(msg, owner).name, zone)) throw new Error('an SOA of another zone')
         soas++
       }

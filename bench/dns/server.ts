@@ -20,7 +20,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { normalizeZone } from '../../src/zone/checks/index.ts'
 import { readSoa } from '../../src/zone/rdata/soa.ts'
 import { parseName } from '../../src/zone/name.ts'
-import { TYPE } from '../../src/dns/wire/constants.ts'
+import { RRType } from '../../src/zone/rrtype.ts'
 import { parseZoneFile } from '../../src/zonefile/parser.ts'
 import { countRecords, toStoredRrsets } from '../../src/zones/records.ts'
 
@@ -38,7 +38,7 @@ async function populate (file: string, origin: string, dir: string): Promise<voi
   const parsed = await parseZoneFile(file, { origin: originWire, includes: 'refuse' })
   const { records } = normalizeZone(parsed.records, originWire)
   const rrsets = toStoredRrsets(records)
-  const soa = records.find(r => r.type === TYPE.SOA)
+  const soa = records.find(r => r.type === RRType.SOA)
   await store.transaction(async (tx) => {
     const zone = await tx.zones.create({
       accountId: account.id,
@@ -47,8 +47,8 @@ async function populate (file: string, origin: string, dir: string): Promise<voi
       type: 'PRIMARY',
       serial: soa === undefined ? 0 : readSoa(soa.rdata).serial,
       recordCount: countRecords(rrsets),
-      // The restrict list as the API stores it (zone-sync.ts `transferPolicy` reads it).
-      sections: { restrict_ip_list: JSON.stringify([{ startIP: '127.0.0.1', endIP: '127.0.0.1', comment: 'benchmark' }]) }
+      // The restrict list zone-sync.ts `transferPolicy` applies.
+      settings: { restrictList: [{ first: '127.0.0.1', last: '127.0.0.1', comment: 'benchmark' }] }
     })
     await tx.rrsets.insertMany(zone.id, rrsets)
   })

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes, scryptSync } from 'node:crypto'
+import type { SealedSecret } from '../zone/settings.ts'
 
 const PREFIX = 'enc:v1:'
 
@@ -14,16 +15,16 @@ export class SecretBox {
     this.key = secret === undefined || secret === '' ? undefined : scryptSync(secret, 'zonal-secret-box-v1', 32)
   }
 
-  seal (plain: string): string {
-    if (this.key === undefined) return plain
+  seal (plain: string): SealedSecret {
+    if (this.key === undefined) return plain as SealedSecret
     const iv = randomBytes(12)
     const cipher = createCipheriv('aes-256-gcm', this.key, iv)
     const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()])
-    return PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')
+    return (PREFIX + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64')) as SealedSecret
   }
 
   /** @throws Error when a sealed value cannot be opened (no key, or another key). */
-  open (stored: string): string {
+  open (stored: SealedSecret): string {
     if (!stored.startsWith(PREFIX)) return stored
     if (this.key === undefined) throw new Error('a TSIG secret is encrypted but ZONAL_SECRET_KEY is not set')
     const raw = Buffer.from(stored.slice(PREFIX.length), 'base64')

@@ -55,14 +55,18 @@ export function buildProgram (): Command {
     .description('Zonal: DNS zone management with an UltraDNS-compatible API and an authoritative DNS server.\nConfiguration comes from ZONAL_* environment variables (see README).')
     .version(VERSION)
     .showHelpAfterError()
+    // Usage errors as every other error (README): `zonal: <message>`; set before the
+    // subcommands are added, which inherit both settings.
+    .configureOutput({ outputError: (text, write) => { write(`zonal: ${text.replace(/^error: /, '')}`) } })
+    .exitOverride()
 
   program.command('serve')
     .description('run the HTTP API (and DNS) on ZONAL_DATABASE_URL; migrations are applied at start')
     .action(async () => {
       // Loaded on demand: the account and user commands start faster without the HTTP stack.
-      const { closeOnSignals, startService } = await import('./serve.ts')
-      const service = await startService(loadConfig())
-      closeOnSignals(service)
+      const { serveUntilSignal, startService } = await import('./serve.ts')
+      const config = loadConfig()
+      await serveUntilSignal(async () => await startService(config))
     })
 
   program.command('migrate')
@@ -161,15 +165,15 @@ export function buildProgram (): Command {
   const zonefile = program.command('zonefile').description('check and format BIND zone files')
   zonefile.command('check <file>')
     .description('print every problem (line, code, message); exit 1 when there is an error')
-    .requiredOption('--origin <name>', 'the zone name ($ORIGIN at the top of the file)')
-    .action(async (file: string, opts: { origin: string }) => {
+    .option('--origin <name>', 'the zone name (default: the $ORIGIN before the file\'s first record)')
+    .action(async (file: string, opts: { origin?: string }) => {
       const { checkCommand } = await import('./zonefile.ts')
       await checkCommand(file, opts.origin)
     })
   zonefile.command('format <file>')
     .description('write the zone in canonical BIND text to standard output')
-    .requiredOption('--origin <name>', 'the zone name ($ORIGIN at the top of the file)')
-    .action(async (file: string, opts: { origin: string }) => {
+    .option('--origin <name>', 'the zone name (default: the $ORIGIN before the file\'s first record)')
+    .action(async (file: string, opts: { origin?: string }) => {
       const { formatCommand } = await import('./zonefile.ts')
       await formatCommand(file, opts.origin)
     })
@@ -177,17 +181,23 @@ export function buildProgram (): Command {
   return program
 }
 
-/** Run the CLI; returns the exit code for errors it reports itself (commands that finish exit 0). */
+/**
+ * Run the CLI and set the exit code (README "Users and accounts"): errors are printed as
+ * `zonal: <message>` on stderr; rejected input or configuration (usage errors, AdminInputError,
+ * ConfigError, a ZonalError of a 4xx kind) exits 2, anything else 1. Help and version exit 0.
+ */
 export async function runCli (argv: string[]): Promise<void> {
-  const program = buildProgram().exitOverride()
+  const program = buildProgram()
   try {
     await program.parseAsync(argv)
   } catch (err) {
     if (err instanceof CommanderError) {
-      process.exitCode = err.exitCode
+      // Commander has printed its message (through outputError) or the help already.
+      if (err.exitCode !== 0 && err.code === 'commander.help') process.stderr.write('zonal: a command is missing (see the usage above)\n')
+      process.exitCode = err.exitCode === 0 ? 0 : 2
       return
     }
-    if (err instanceof AdminInputError || err instanceof ConfigError || err instanceof ZonalError) {
+    if (err instanceof AdminInputError || err instanceof ConfigError || (err instanceof ZonalError && err.def.status < 500)) {
       process.stderr.write(`zonal: ${err.message}\n`)
       process.exitCode = 2
       return

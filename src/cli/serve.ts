@@ -170,21 +170,41 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   return running
 }
 
-/** Close the service on SIGINT/SIGTERM; a second signal forces the exit. */
-export function closeOnSignals (service: RunningService): void {
-  let received = false
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (received) {
-      service.logger.warn({ signal }, 'second signal: exiting now')
-      process.exit(1)
-    }
-    received = true
-    service.logger.info({ signal }, 'signal received')
-    service.close().then(() => process.exit(0), (err: unknown) => {
-      service.logger.error({ err }, 'error during shutdown')
+/**
+ * A signal counts as a second, forcing one only this long after the first: one Ctrl-C or
+ * service-manager stop reaches the service twice within milliseconds, once to its process group
+ * and once forwarded by npm (`npm start` execs the service, so npm forwards to it directly).
+ */
+const SECOND_SIGNAL_MS = 1000
+
+/**
+ * Start the service and close it on SIGINT/SIGTERM; a signal that arrives while it is starting
+ * closes it as soon as it is up. A second signal, a second or more after the first, forces the exit.
+ */
+export async function serveUntilSignal (start: () => Promise<RunningService>): Promise<void> {
+  const state: { service?: RunningService, firstAt?: number } = {}
+  const shutDown = (running: RunningService): void => {
+    running.close().then(() => process.exit(0), (err: unknown) => {
+      running.logger.error({ err }, 'error during shutdown')
       process.exit(1)
     })
   }
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (state.firstAt !== undefined) {
+      if (Date.now() - state.firstAt < SECOND_SIGNAL_MS) return
+      state.service?.logger.warn({ signal }, 'second signal: exiting now')
+      process.exit(1)
+    }
+    state.firstAt = Date.now()
+    if (state.service === undefined) return // closed as soon as it is up
+    state.service.logger.info({ signal }, 'signal received')
+    shutDown(state.service)
+  }
   process.on('SIGINT', onSignal)
   process.on('SIGTERM', onSignal)
+  state.service = await start()
+  if (state.firstAt !== undefined) {
+    state.service.logger.info('signal received while starting')
+    shutDown(state.service)
+  }
 }

@@ -63,7 +63,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
-  ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones.' },
+  ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones (and compared with each zone\'s apex NS in `registrarInfo`).' },
   ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
   ZONAL_RESOLVERS: { default: '(none)', description: 'Comma-separated recursive resolvers (ip or ip:port) for health and dangling-DNS checks.' },
   ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },

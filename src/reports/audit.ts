@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto'
 import { parseAuditFilter, type AuditFilter } from '../audit/filter.ts'
 import type { Principal } from '../auth/principal.ts'
 import { ZonalError } from '../errors/catalog.ts'
-import type { AuditRow } from '../store/schema.ts'
-import type { AuditPosition, AuditQuery, Store } from '../store/store.ts'
+import type { AuditEntry, AuditPosition, AuditQuery, Store } from '../store/store.ts'
 
 /** Rows per page of the audit log: 1 to 250, default 50 (spec "Limits"). */
 export const AUDIT_LIMIT_DEFAULT = 50
@@ -65,8 +64,8 @@ export function formatGmt (d: Date): string {
   return d.toISOString().slice(0, 19).replace(/[-:T]/g, '')
 }
 
-export function toAuditRecord (row: AuditRow): AuditRecordDto {
-  const detail = JSON.parse(row.detail) as { changes?: { name: string, from?: unknown, to?: unknown }[], others?: unknown[] }
+export function toAuditRecord (row: AuditEntry): AuditRecordDto {
+  const detail = row.detail
   return {
     objectType: row.object_type,
     changeType: row.change_type,
@@ -182,7 +181,7 @@ function baseQuery (principal: Principal, filter: AuditFilter, window: { from: D
   }
 }
 
-const positionOf = (row: AuditRow): AuditPosition => ({ time: row.change_time, id: Number(row.id) })
+const positionOf = (row: AuditEntry): AuditPosition => ({ time: row.change_time, id: Number(row.id) })
 
 /**
  * One page of the audit log (`GET /reports/dns_configuration/audit`), newest first. Keyset

@@ -7,9 +7,10 @@ import type { TcpLimits } from '../dns/server/tcp-listener.ts'
 import type { Socket as NetSocket } from 'node:net'
 import type { SecretBox } from '../auth/secrets.ts'
 import { answerTransfer } from '../dns/answer/axfr.ts'
-import { Opcode, TYPE } from '../dns/wire/constants.ts'
+import { Opcode } from '../dns/wire/constants.ts'
+import { RRType } from '../zone/rrtype.ts'
 import { decodeMessage } from '../dns/wire/message.ts'
-import { ipBytes } from '../zones/sections.ts'
+import { parseIp } from '../zone/ip.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
 import { nameToString, wireKey } from '../zone/name.ts'
@@ -57,9 +58,9 @@ function transferHandler (index: ZoneIndex, onError: (err: unknown) => void, cap
       return false
     }
     const q = message.questions[0]
-    if (message.qr || message.opcode !== 0 || q === undefined || (q.type !== TYPE.AXFR && q.type !== TYPE.IXFR)) return false
+    if (message.qr || message.opcode !== 0 || q === undefined || (q.type !== RRType.AXFR && q.type !== RRType.IXFR)) return false
     const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
-    const client = ipBytes(address) ?? new Uint8Array(0)
+    const client = parseIp(address) ?? new Uint8Array(0)
     try {
       const messages = answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })
       let size = 0
@@ -97,9 +98,9 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   // Pending NOTIFY retries stop when the service closes.
   const stopping = new AbortController()
   const notifyZone = (zone: ZoneData): void => {
-    const soa = zone.apex?.rrsets.get(TYPE.SOA)
+    const soa = zone.apex?.rrsets.get(RRType.SOA)
     if (soa === undefined) return
-    const record = { name: zone.origin, type: TYPE.SOA, class: 1, ttl: soa.ttl, rdata: soa.rdata[0]! }
+    const record = { name: zone.origin, type: RRType.SOA, class: 1, ttl: soa.ttl, rdata: soa.rdata[0]! }
     for (const target of zone.notify) {
       sendNotify(record, target, { signal: stopping.signal }).then((acked) => {
         if (!acked && !stopping.signal.aborted) opts.logger.warn({ zone: nameToString(zone.origin), target }, 'NOTIFY not acknowledged')

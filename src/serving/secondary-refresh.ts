@@ -3,8 +3,10 @@ import type { TsigKey } from '../dns/wire/tsig.ts'
 import type { Store, ZoneVersion } from '../store/store.ts'
 import { canonicalSortKey, parseName, type WireName } from '../zone/name.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
-import { parseServerAddress, type PrimaryNameServers } from '../zones/sections.ts'
-import { applyTransfer, FULL_TRANSFER_REQUESTED, markTransferStarted, recordTransferFailure, TRANSFER_REQUESTED, type TransferredZone } from '../zones/secondary-transfer.ts'
+import { endpointTarget, formatEndpoint } from '../zone/settings.ts'
+import { applyTransfer, markTransferStarted, recordTransferFailure, transferRequested, type TransferredZone } from '../zones/secondary-transfer.ts'
+import { tsigKeyOf } from '../zones/tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 /** One primary to transfer from: its address as configured, where to connect, its key. */
 export interface PrimarySource {
@@ -142,7 +144,7 @@ export class SecondaryRefresher {
 
   /**
    * Follow a zone's row after a change: start, stop or keep refreshing it, and run a transfer
-   * that was asked for (status message {@link TRANSFER_REQUESTED}).
+   * that was asked for (the zone's transfer state is `requested`).
    */
   async follow (zoneId: string): Promise<void> {
     if (this.stopped) return
@@ -150,8 +152,7 @@ export class SecondaryRefresher {
     if (row === undefined) this.forget(zoneId)
     else {
       this.track(row, false)
-      const status = row.transfer_status === null ? undefined : JSON.parse(row.transfer_status) as { lastRefreshStatusMessage?: string }
-      const asked = status?.lastRefreshStatusMessage === TRANSFER_REQUESTED || status?.lastRefreshStatusMessage === FULL_TRANSFER_REQUESTED
+      const asked = transferRequested(row.settings.transfer)
       if (this.zones.has(zoneId) && asked && this.zones.get(zoneId)?.running !== true) this.request(zoneId)
     }
     this.arm()
@@ -208,29 +209,20 @@ export class SecondaryRefresher {
   private async plan (zoneId: string): Promise<{ name: WireName, sources: PrimarySource[], serial: number | undefined, full: boolean, timers: typeof DEFAULT_TIMERS } | undefined> {
     const row = await this.opts.store.zones.findById(zoneId)
     if (row === undefined || row.zone_type !== 'SECONDARY' || row.status !== 'ACTIVE') return undefined
-    const servers = row.primary_name_servers === null ? {} : JSON.parse(row.primary_name_servers) as PrimaryNameServers
-    const sources: PrimarySource[] = []
-    for (const key of Object.keys(servers).sort((a, b) => Number(a.replace(/\D/g, '')) - Number(b.replace(/\D/g, '')))) {
-      const s = servers[key]!
-      const address = parseServerAddress(s.ip)
-      if (address === undefined) continue
-      sources.push({
-        label: s.ip,
-        ...address,
-        ...(s.tsigKey === undefined || s.tsigKeyValue === undefined
-          ? {}
-          : { key: { name: parseName(s.tsigKey), algorithm: s.tsigAlgorithm ?? 'hmac-md5', secret: new Uint8Array(Buffer.from(this.opts.secrets.open(s.tsigKeyValue), 'base64')) } })
-      })
-    }
+    const sources: PrimarySource[] = row.settings.primaries.map(s => ({
+      label: formatEndpoint(s.endpoint),
+      ...endpointTarget(s.endpoint),
+      ...(s.key === undefined ? {} : { key: tsigKeyOf(s.key, this.opts.secrets) })
+    }))
     const name = parseName(row.name)
-    const soa = (await this.opts.store.rrsets.get(zoneId, canonicalSortKey(name), 6))?.rdata[0]
+    const soa = (await this.opts.store.rrsets.get(zoneId, canonicalSortKey(name), RRType.SOA))?.rdata[0]
     const fields = soa === undefined ? undefined : readSoa(soa)
-    const status = row.transfer_status === null ? undefined : JSON.parse(row.transfer_status) as { lastRefreshStatusMessage?: string }
+    const transfer = row.settings.transfer
     return {
       name,
       sources,
       serial: fields?.serial,
-      full: status?.lastRefreshStatusMessage === FULL_TRANSFER_REQUESTED,
+      full: transferRequested(transfer) && transfer.phase.full,
       timers: fields === undefined ? DEFAULT_TIMERS : { refresh: fields.refresh, retry: fields.retry, expire: fields.expire }
     }
   }

@@ -7,31 +7,23 @@ import type { ZoneRecord } from '../zone/record.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import type { ServedRrset, TransferPolicy } from '../dns/index/zone-data.ts'
-import type { ZoneRow } from '../store/schema.ts'
-import { ipBytes, parseServerAddress, type PrimaryNameServers, type RestrictIp, type Tsig } from '../zones/sections.ts'
+import type { PoolProfile } from '../zone/pools/profile.ts'
+import { parseIp } from '../zone/ip.ts'
+import { endpointTarget, type ZoneSettings } from '../zone/settings.ts'
+import { tsigKeyOf } from '../zones/tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
-/** The answer order of an RD pool profile (stored JSON), if the rrset is one. */
-function poolOrder (profile: string | null): ServedRrset['order'] {
-  if (profile === null) return undefined
-  try {
-    const p = JSON.parse(profile) as { '@context'?: unknown, order?: unknown }
-    if (typeof p['@context'] !== 'string' || !p['@context'].endsWith('/RDPool.jsonschema')) return undefined
-    return p.order === 'FIXED' || p.order === 'RANDOM' || p.order === 'ROUND_ROBIN' ? p.order : 'ROUND_ROBIN'
-  } catch {
-    return undefined
-  }
+/** The answer order of an RD pool profile, if the rrset is one. */
+function poolOrder (profile: PoolProfile | null): ServedRrset['order'] {
+  return profile?.kind === 'RD_POOLS' ? profile.order : undefined
 }
 
 /** The zone's transfer settings as the DNS server applies them (restrict list, TSIG key). */
-export function transferPolicy (row: ZoneRow, secrets: SecretBox): TransferPolicy {
-  const ranges = (row.restrict_ip_list === null ? [] : JSON.parse(row.restrict_ip_list) as RestrictIp[])
-    .map(r => ({ start: ipBytes(r.startIP), end: ipBytes(r.endIP) }))
+export function transferPolicy (settings: Pick<ZoneSettings, 'restrictList' | 'tsig'>, secrets: SecretBox): TransferPolicy {
+  const ranges = settings.restrictList
+    .map(r => ({ start: parseIp(r.first), end: parseIp(r.last) }))
     .filter((r): r is { start: Uint8Array, end: Uint8Array } => r.start !== undefined && r.end !== undefined)
-  const tsig = row.tsig === null ? undefined : JSON.parse(row.tsig) as Tsig
-  return {
-    ranges,
-    ...(tsig === undefined ? {} : { key: { name: parseName(tsig.tsigKeyName), algorithm: tsig.tsigAlgorithm, secret: new Uint8Array(Buffer.from(secrets.open(tsig.tsigKeyValue), 'base64')) } })
-  }
+  return { ranges, ...(settings.tsig === null ? {} : { key: tsigKeyOf(settings.tsig, secrets) }) }
 }
 
 export interface SyncLogger {
@@ -56,8 +48,6 @@ interface Served {
   originalVersion: number
   data: ZoneData
 }
-
-const SOA = 6
 
 /** Rrsets read per query when a zone is loaded whole. */
 const PAGE = 5000
@@ -251,15 +241,11 @@ export class ZoneSync {
     data ??= await this.load(z, source, origin, rename)
     const row = await this.store.zones.findById(z.id)
     if (row !== undefined) {
-      data.transfer = transferPolicy(row, this.secrets)
-      data.notify = (row.notify_addresses === null ? [] : JSON.parse(row.notify_addresses) as { notifyAddress: string }[])
-        .map(n => parseServerAddress(n.notifyAddress))
-        .filter((t): t is { host: string, port: number } => t !== undefined)
-      if (row.zone_type === 'SECONDARY') {
-        // The addresses whose NOTIFY this secondary accepts (RFC 1996 §3.10).
-        const servers = row.primary_name_servers === null ? {} : JSON.parse(row.primary_name_servers) as PrimaryNameServers
-        data.primaries = Object.values(servers).map(s => parseServerAddress(s.ip)).filter((t): t is { host: string, port: number } => t !== undefined)
-      } else delete data.primaries
+      data.transfer = transferPolicy(row.settings, this.secrets)
+      data.notify = row.settings.notify.map(n => endpointTarget(n.endpoint))
+      // The addresses whose NOTIFY this secondary accepts (RFC 1996 §3.10).
+      if (row.zone_type === 'SECONDARY') data.primaries = row.settings.primaries.map(s => endpointTarget(s.endpoint))
+      else delete data.primaries
     }
     data.expired = this.expiredZones.has(z.id)
     if (this.index.get(origin) !== data) this.index.set(data)
@@ -306,7 +292,7 @@ export class ZoneSync {
       after = { ownerKey: last.ownerKey, type: last.type }
     }
     // The serial served is the one in the data (the row's when the zone has no SOA yet).
-    const soa = data.apex?.rrsets.get(SOA)?.rdata[0]
+    const soa = data.apex?.rrsets.get(RRType.SOA)?.rdata[0]
     if (soa !== undefined) data.serial = readSoa(soa).serial
     // The journal steps that end at the loaded serial, newest last, for IXFR.
     const steps = (await this.store.zoneChanges.latest(source.id, JOURNAL_STEPS)).filter(s => s.version <= source.version)

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely'
+import { ConfigError } from '../config/config.ts'
 import type { Database } from './schema.ts'
 
 export type EngineName = 'sqlite' | 'postgres'
@@ -50,12 +51,12 @@ export type DatabaseLocation =
  * `postgres://…` / `postgresql://…`, which may carry `?schema=<name>` to keep Zonal's tables in
  * their own schema (created when missing).
  *
- * @throws Error with a readable message for any other form.
+ * @throws ConfigError with a readable message for any other form.
  */
 export function parseDatabaseUrl (url: string): DatabaseLocation {
   if (url.startsWith('sqlite:')) {
     const path = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '')
-    if (path === '') throw new Error('ZONAL_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/zonal.db')
+    if (path === '') throw new ConfigError('ZONAL_DATABASE_URL: sqlite: needs a file path, e.g. sqlite:./data/zonal.db')
     return { engine: 'sqlite', path }
   }
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -63,14 +64,14 @@ export function parseDatabaseUrl (url: string): DatabaseLocation {
     try {
       parsed = new URL(url)
     } catch {
-      throw new Error('ZONAL_DATABASE_URL: not a valid postgres:// URL')
+      throw new ConfigError('ZONAL_DATABASE_URL: not a valid postgres:// URL')
     }
     const schema = parsed.searchParams.get('schema') ?? undefined
     parsed.searchParams.delete('schema')
     if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-      throw new Error('ZONAL_DATABASE_URL: schema must be a lower-case SQL identifier')
+      throw new ConfigError('ZONAL_DATABASE_URL: schema must be a lower-case SQL identifier')
     }
     return { engine: 'postgres', connectionString: parsed.toString(), schema }
   }
-  throw new Error(`ZONAL_DATABASE_URL: unsupported URL "${url}" (use sqlite:<path> or postgres://…)`)
+  throw new ConfigError(`ZONAL_DATABASE_URL: unsupported URL "${url}" (use sqlite:<path> or postgres://…)`)
 }

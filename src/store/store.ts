@@ -1,6 +1,8 @@
 import type { EngineName } from './engine.ts'
 import type { AccountRow, AuditRow, TaskRow, UserRow, ZoneRow } from './schema.ts'
 import type { ZoneRecord } from '../zone/record.ts'
+import type { PoolProfile } from '../zone/pools/profile.ts'
+import type { ZoneSettings } from '../zone/settings.ts'
 
 /**
  * The store interfaces: the only way the rest of the service reaches the database.
@@ -93,18 +95,29 @@ export interface NewZone {
   originalZoneId?: string | null
   serial?: number
   recordCount?: number
-  /** JSON sections, already serialised. */
-  sections?: Partial<Pick<ZoneRow, ZoneSectionColumn>>
+  /** Settings other than the defaults (`EMPTY_SETTINGS`). */
+  settings?: Partial<ZoneSettings>
 }
 
-/** The zone columns holding JSON sections of the zone DTOs. */
-export type ZoneSectionColumn = 'restrict_ip_list' | 'tsig' | 'notify_addresses' | 'primary_name_servers' | 'transfer_status' | 'notification_email' | 'inherit' | 'registrar_info'
+/** The zone columns the store encodes from and decodes into {@link ZoneSettings} (`sql/codec.ts`). */
+export type ZoneSettingsColumn = 'restrict_ip_list' | 'tsig' | 'notify_addresses' | 'primary_name_servers' | 'transfer_status' |
+  'notification_email' | 'inherit' | 'registrar_info' | 'mail_monitor' | 'cert_enabled' | 'valimail_monitor'
 
-/** Columns a zone update may change; `version` and `updated_at` move on every update. */
-export type ZoneChanges = Partial<Pick<ZoneRow, ZoneSectionColumn | 'zone_type' | 'status' | 'serial' | 'record_count' | 'original_zone_id' | 'mail_monitor' | 'cert_enabled'>>
+/** A zone as the store gives it: its row, with the settings decoded. */
+export interface Zone extends Omit<ZoneRow, ZoneSettingsColumn> {
+  settings: ZoneSettings
+}
 
-/** A zone row with its account's display name. */
-export interface ZoneWithAccount extends ZoneRow {
+/**
+ * What a zone update may change; `version` and `updated_at` move on every update. `settings`
+ * replaces the settings it names and keeps the others.
+ */
+export type ZoneChanges = Partial<Pick<ZoneRow, 'zone_type' | 'status' | 'serial' | 'record_count' | 'original_zone_id'>> & {
+  settings?: Partial<ZoneSettings>
+}
+
+/** A zone with its account's display name. */
+export interface ZoneWithAccount extends Zone {
   account_name: string
 }
 
@@ -149,7 +162,7 @@ export interface ZoneListQuery {
 
 export interface ZoneStore {
   /** @throws ZonalError ZONE_ALREADY_EXISTS */
-  create (zone: NewZone): Promise<ZoneRow>
+  create (zone: NewZone): Promise<Zone>
   findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
   /** Whether a zone of this name exists in any account. */
   exists (name: string): Promise<boolean>
@@ -161,13 +174,13 @@ export interface ZoneStore {
    */
   lockById (id: string): Promise<ZoneWithAccount | undefined>
   /** Apply changes, bump the version and the modification time; returns the new row. */
-  update (id: string, changes: ZoneChanges): Promise<ZoneRow>
+  update (id: string, changes: ZoneChanges): Promise<Zone>
   /** Delete a zone and its records. */
   deleteById (id: string): Promise<void>
   /** Returns whether a zone of the scope was deleted. */
   delete (name: string, scope: Scope): Promise<boolean>
   /** Alias zones of a primary. */
-  aliasesOf (zoneId: string): Promise<ZoneRow[]>
+  aliasesOf (zoneId: string): Promise<Zone[]>
   list (query: ZoneListQuery): Promise<ZoneWithAccount[]>
   count (scope: Scope, filter: ZoneFilter): Promise<number>
   /** Every zone's id, name, type, status, version and original: what the DNS index compares against. */
@@ -208,13 +221,8 @@ export interface StoredRrset {
   ttl: number
   rdata: Uint8Array[]
   rdataText: string[]
-  /** The pool profile as JSON, null for plain records. */
-  profile: string | null
-  /**
-   * The pool kind of `profile` (`RD_POOLS`, `SB_POOLS` …), what `q=kind:` filters on. When left
-   * out, the store derives it from the profile's `@context`.
-   */
-  kind?: string | null
+  /** The pool profile, null for plain records (its kind is what `q=kind:` filters on). */
+  profile: PoolProfile | null
 }
 
 /** An rrset as DNS serves it: owner, type, TTL, wire rdata and pool profile. */
@@ -362,6 +370,15 @@ export interface TaskStore {
   deleteFinishedBefore (iso: string): Promise<number>
 }
 
+/** What an audit record says changed (`detail` of the audit log). */
+export interface AuditDetail {
+  changes?: { name: string, from?: unknown, to?: unknown }[]
+  others?: unknown[]
+}
+
+/** An audit record as the log reads it: its row, the detail decoded. */
+export type AuditEntry = Omit<AuditRow, 'detail'> & { detail: AuditDetail }
+
 export interface NewAuditRecord {
   accountId: string | null
   accountName: string | null
@@ -371,7 +388,7 @@ export interface NewAuditRecord {
   changeType: string
   object: string
   parent?: string | null
-  detail?: { changes?: { name: string, from?: unknown, to?: unknown }[], others?: unknown[] }
+  detail?: AuditDetail
   changeComment?: string | null
   changeTime?: string
 }
@@ -417,7 +434,7 @@ export interface AuditFilterValues {
 export interface AuditStore {
   append (record: NewAuditRecord): Promise<void>
   /** Newest first, whatever the direction read. */
-  list (query: AuditQuery): Promise<AuditRow[]>
+  list (query: AuditQuery): Promise<AuditEntry[]>
   /** Sorted distinct object types, change types, users and account names in the window. */
   filterValues (accountIds: readonly string[], from: string, to: string): Promise<AuditFilterValues>
   /** Delete records changed before `iso` (the retention setting, never the API); returns how many. */

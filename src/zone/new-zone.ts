@@ -2,6 +2,7 @@ import { parseName, type WireName } from './name.ts'
 import { parseRdata, tokenize } from './rdata/index.ts'
 import type { ZoneRecord } from './record.ts'
 import { dateSerial } from './serial.ts'
+import { RRType } from './rrtype.ts'
 
 /** TTL of records the service creates (UltraDNS's default TTL). */
 export const DEFAULT_TTL = 86400
@@ -18,6 +19,6 @@ export function newZoneRecords (origin: WireName, nameservers: readonly string[]
   if (ns.length === 0) throw new Error('at least one name server is needed for a new zone')
   const ctx = { origin }
   const soaText = `${nameservers[0]!.endsWith('.') ? nameservers[0] : nameservers[0] + '.'} hostmaster ${dateSerial(now)} ${SOA_TIMERS.join(' ')}`
-  const soa: ZoneRecord = { owner: origin, type: 6, ttl: DEFAULT_TTL, rdata: parseRdata(6, tokenize(soaText), ctx) }
-  return [soa, ...ns.map(n => ({ owner: origin, type: 2, ttl: DEFAULT_TTL, rdata: n }))]
+  const soa: ZoneRecord = { owner: origin, type: RRType.SOA, ttl: DEFAULT_TTL, rdata: parseRdata(RRType.SOA, tokenize(soaText), ctx) }
+  return [soa, ...ns.map(n => ({ owner: origin, type: RRType.NS, ttl: DEFAULT_TTL, rdata: n }))]
 }

@@ -1,7 +1,6 @@
 import { createReadStream, readFileSync, realpathSync } from 'node:fs'
 import { NameError, nameToString, parseName, type WireName } from '../zone/name.ts'
 import type { ZoneProblem, ZoneRecord } from '../zone/record.ts'
-import '../zone/rdata/index.ts'
 import type { ParseContext } from '../zone/rdata/fields.ts'
 import { parseRdata, typeName } from '../zone/rdata/registry.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
@@ -11,6 +10,7 @@ import { resolveInclude } from './include.ts'
 import { ZoneLexer, type Entry } from './lexer.ts'
 import { zoneFileProblem, type ZoneFileProblemCode } from './problems.ts'
 import { IN, isMetaType, MAX_TTL, readClass, readTtl, readType } from './record-fields.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 /** Options of one parse. */
 export interface ZoneFileOptions {
@@ -50,7 +50,6 @@ interface Head {
 }
 
 const DOLLAR = 0x24
-const SOA_TYPE = 6
 
 /**
  * The master-file parser (RFC 1035 §5, RFC 2308 §4 `$TTL`, RFC 3597 `\#` and `TYPEnnn`, BIND's
@@ -317,7 +316,7 @@ export class ZoneFileParser {
       this.warnOnce('ZONEFILE_TTL_FROM_PREVIOUS', `${this.lastTtl}`, line)
       return this.lastTtl
     }
-    if (head.type === SOA_TYPE) {
+    if (head.type === RRType.SOA) {
       // BIND's BIND 8 compatibility: the SOA minimum becomes the default TTL.
       const ttl = this.limitTtl(readSoa(rdata).minimum, line)
       this.warnOnce('ZONEFILE_TTL_FROM_SOA', `${ttl}`, line)

@@ -1,5 +1,5 @@
 import { parseTtlText } from '../zone/rdata/fields.ts'
-import { parseTypeName } from '../zone/rdata/registry.ts'
+import { parseTypeName } from '../zone/rrtype.ts'
 
 /**
  * The TTL, class and type fields of a master-file record (RFC 1035 §5.1), read fast: these run
@@ -75,6 +75,4 @@ export function readType (text: string): number | undefined {
  * Types that cannot be in a zone: 0, OPT and the query and meta range 128–255 (RFC 6895 §3.1;
  * BIND: "invalid use of a meta type").
  */
-export function isMetaType (type: number): boolean {
-  return type === 0 || type === 41 || (type >= 128 && type <= 255)
-}
+export { isMetaType } from '../zone/rrtype.ts'

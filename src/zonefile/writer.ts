@@ -2,9 +2,7 @@ import { sortRecords } from '../zone/checks/sort.ts'
 import { compareNames, nameEquals, nameToString, relativeName, type WireName } from '../zone/name.ts'
 import { formatRdata, typeName } from '../zone/rdata/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
-
-const SOA = 6
-const NS = 2
+import { RRType } from '../zone/rrtype.ts'
 
 export interface WriteOptions {
   origin: WireName
@@ -63,9 +61,9 @@ export function * writeZoneChunks (records: readonly ZoneRecord[], opts: WriteOp
   let out = zoneHeader(origin, opts.createdAt, sorted.length)
   let lines = 0
 
-  const isApexHead = (r: ZoneRecord): boolean => (r.type === SOA || r.type === NS) && nameEquals(r.owner, origin)
-  const apexHead = sorted.filter(r => r.type === SOA && nameEquals(r.owner, origin))
-    .concat(sorted.filter(r => r.type === NS && nameEquals(r.owner, origin)))
+  const isApexHead = (r: ZoneRecord): boolean => (r.type === RRType.SOA || r.type === RRType.NS) && nameEquals(r.owner, origin)
+  const apexHead = sorted.filter(r => r.type === RRType.SOA && nameEquals(r.owner, origin))
+    .concat(sorted.filter(r => r.type === RRType.NS && nameEquals(r.owner, origin)))
 
   for (const r of apexHead) {
     out += formatter.line(r)
@@ -128,9 +126,9 @@ export class ZoneTextWriter {
     const origin = this.opts.origin
     const isHead = (r: ZoneRecord, type: number): boolean => r.type === type && nameEquals(r.owner, origin)
     let out = ''
-    for (const r of held) if (isHead(r, SOA)) out += this.formatter.line(r)
-    for (const r of held) if (isHead(r, NS)) out += this.formatter.line(r)
-    for (const r of held) if (!isHead(r, SOA) && !isHead(r, NS)) out += this.formatter.line(r)
+    for (const r of held) if (isHead(r, RRType.SOA)) out += this.formatter.line(r)
+    for (const r of held) if (isHead(r, RRType.NS)) out += this.formatter.line(r)
+    for (const r of held) if (!isHead(r, RRType.SOA) && !isHead(r, RRType.NS)) out += this.formatter.line(r)
     return out
   }
 }

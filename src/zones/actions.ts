@@ -1,7 +1,6 @@
 import { recordChange, type Actor } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
-import type { ZoneRow } from '../store/schema.ts'
-import type { Store, ZoneWithAccount } from '../store/store.ts'
+import type { Store, Zone, ZoneWithAccount } from '../store/store.ts'
 import { parseName } from '../zone/name.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
@@ -11,7 +10,8 @@ import { changeCommentFrom, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } 
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { journalReset } from './serial-bump.ts'
-import { requestedStatus } from './secondary-transfer.ts'
+import { requestedState } from './secondary-transfer.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 async function audit (tx: Store, actor: Actor, zone: ZoneWithAccount, changeType: string, changes: { name: string, from?: unknown, to?: unknown }[], comment: string | null): Promise<void> {
   await recordChange(tx, actor, {
@@ -46,7 +46,7 @@ export async function deleteZone (deps: ZoneDeps, caller: Caller, name: string, 
  * holds; its primary name servers and transfer state are dropped.
  * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_SUSPENDED
  */
-export async function convertZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+export async function convertZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<Zone> {
   const zone = await zoneFor(deps, caller, name, 'write')
   if (zone.zone_type !== 'SECONDARY') throw new ZonalError('ZONE_CONVERSION_INVALID', zone.zone_type, 'PRIMARY')
   if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
@@ -54,11 +54,7 @@ export async function convertZone (deps: ZoneDeps, caller: Caller, name: string,
   return await deps.store.transaction(async (tx) => {
     const updated = await tx.zones.update(zone.id, {
       zone_type: 'PRIMARY',
-      primary_name_servers: null,
-      transfer_status: null,
-      notification_email: null,
-      restrict_ip_list: JSON.stringify([]),
-      notify_addresses: JSON.stringify([])
+      settings: { primaries: [], transfer: null, notificationEmail: null, restrictList: [], notify: [] }
     })
     await audit(tx, caller.actor, zone, 'CONVERT', [{ name: 'type', from: 'SECONDARY', to: 'PRIMARY' }], comment)
     return updated
@@ -70,7 +66,7 @@ export async function convertZone (deps: ZoneDeps, caller: Caller, name: string,
  * (renamed to the alias) and settings, and the link is removed.
  * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_UNALIAS_SUSPENDED
  */
-export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<Zone> {
   const zone = await zoneFor(deps, caller, name, 'unalias')
   if (zone.zone_type !== 'ALIAS') throw new ZonalError('ZONE_CONVERSION_INVALID', zone.zone_type, 'PRIMARY')
   if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_UNALIAS_SUSPENDED', zone.name)
@@ -91,9 +87,7 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
       original_zone_id: null,
       record_count: countRecords(rrsets),
       serial: original?.serial ?? 0,
-      restrict_ip_list: original?.restrict_ip_list ?? JSON.stringify([]),
-      tsig: original?.tsig ?? null,
-      notify_addresses: original?.notify_addresses ?? JSON.stringify([])
+      settings: { restrictList: original?.settings.restrictList ?? [], tsig: original?.settings.tsig ?? null, notify: original?.settings.notify ?? [] }
     })
     await journalReset(tx, zone, updated)
     await audit(tx, caller.actor, zone, 'UNALIAS', [{ name: 'type', from: 'ALIAS', to: 'PRIMARY' }, { name: 'originalZoneName', from: original?.name ?? null, to: null }], comment)
@@ -106,7 +100,7 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
  * (the `suspend` permission). The zone stays readable; updates are refused and it is not served.
  * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_ALREADY_SUSPENDED
  */
-export async function suspendZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<ZoneRow> {
+export async function suspendZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<Zone> {
   const zone = await zoneFor(deps, caller, name, 'suspend')
   if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_ALREADY_SUSPENDED')
   const comment = changeCommentFrom(body)
@@ -122,7 +116,7 @@ export async function suspendZone (deps: ZoneDeps, caller: Caller, name: string,
  * active again and, for a primary, its SOA serial is incremented so secondaries pick it up.
  * @throws ZonalError ZONE_NOT_FOUND, ZONE_NOT_SUSPENDED
  */
-export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string): Promise<ZoneRow> {
+export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string): Promise<Zone> {
   const all = (await deps.store.accounts.list()).map(a => a.id)
   const zone = await deps.store.zones.findByName(zoneNameFrom(name), { accountIds: all })
   if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
@@ -130,18 +124,18 @@ export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string)
   return await deps.store.transaction(async (tx) => {
     let serial = zone.serial
     if (zone.zone_type === 'PRIMARY') {
-      const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === 6)
+      const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === RRType.SOA)
       if (apex !== undefined && apex.rdata[0] !== undefined) {
         const rdata = Uint8Array.from(apex.rdata[0])
         serial = nextSerial(readSoa(rdata).serial, deps.clock())
         new DataView(rdata.buffer).setUint32(soaSerialOffset(rdata), serial)
         const owner = parseName(apex.ownerName)
-        const [rrset] = toStoredRrsets([{ owner, type: 6, ttl: apex.ttl, rdata }])
+        const [rrset] = toStoredRrsets([{ owner, type: RRType.SOA, ttl: apex.ttl, rdata }])
         await tx.rrsets.replace(zone.id, rrset!)
       }
     }
     // A secondary asks its primaries for the whole zone again (spec: unsuspend transition).
-    const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial, ...(zone.zone_type === 'SECONDARY' ? { transfer_status: requestedStatus(zone.transfer_status, true) } : {}) })
+    const updated = await tx.zones.update(zone.id, { status: 'ACTIVE', serial, ...(zone.zone_type === 'SECONDARY' ? { settings: { transfer: requestedState(zone.settings.transfer, true) } } : {}) })
     await journalReset(tx, zone, updated)
     await audit(tx, actor, zone, 'UNSUSPEND', [{ name: 'status', from: 'SUSPENDED', to: 'ACTIVE' }, { name: 'serial', from: zone.serial, to: serial }], null)
     return updated

@@ -1,7 +1,7 @@
 import { recordChange } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { ZoneRow } from '../store/schema.ts'
-import type { ZoneSectionColumn, ZoneWithAccount } from '../store/store.ts'
+import type { Zone, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import { nameToString, parseName, type WireName } from '../zone/name.ts'
 import { newZoneRecords } from '../zone/new-zone.ts'
@@ -9,11 +9,14 @@ import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import type { ZoneProblem, ZoneRecord } from '../zone/record.ts'
 import { renameRecord } from '../zone/rename.ts'
 import { dateSerial } from '../zone/serial.ts'
+import { endpointTarget, formatEndpoint, type ZoneSettings } from '../zone/settings.ts'
 import { parseZoneText } from '../zonefile/parser.ts'
 import { changeCommentFrom, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
-import { parseNotifyAddresses, parsePrimaryNameServers, parseRestrictList, parseServerAddress, parseTsig } from './sections.ts'
-import { requestedStatus } from './secondary-transfer.ts'
+import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
+import { requestedState } from './secondary-transfer.ts'
+import { tsigKeyOf } from './tsig-key.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 type Json = Record<string, unknown>
 
@@ -38,21 +41,31 @@ export function restrictListOf (section: Json): unknown {
   return section.restrictIPList ?? section.restrictIpList
 }
 
-/** The stored JSON of the primary section's transfer settings; secrets sealed. */
-export function primaryColumns (deps: ZoneDeps, section: Json): Partial<Pick<ZoneRow, ZoneSectionColumn>> {
-  const tsig = parseTsig(section.tsig, 'tsig')
+/** The transfer settings of a primary section (restrict list, TSIG key sealed, notify targets). */
+export function primarySettings (deps: ZoneDeps, section: Json): Pick<ZoneSettings, 'restrictList' | 'tsig' | 'notify'> {
   return {
-    restrict_ip_list: JSON.stringify(parseRestrictList(restrictListOf(section))),
-    tsig: tsig === undefined ? null : JSON.stringify({ ...tsig, tsigKeyValue: deps.secrets.seal(tsig.tsigKeyValue) }),
-    notify_addresses: JSON.stringify(parseNotifyAddresses(section.notifyAddresses))
+    restrictList: parseRestrictList(restrictListOf(section)),
+    tsig: parseTsig(section.tsig, deps.secrets, 'tsig'),
+    notify: parseNotifyAddresses(section.notifyAddresses)
   }
 }
 
-export function secondaryColumns (deps: ZoneDeps, section: Json): Partial<Pick<ZoneRow, ZoneSectionColumn>> {
-  const servers = parsePrimaryNameServers(section.primaryNameServers)
-  for (const s of Object.values(servers)) if (s.tsigKeyValue !== undefined) s.tsigKeyValue = deps.secrets.seal(s.tsigKeyValue)
-  // A new or changed primary list takes effect at once: a transfer is asked for.
-  return { primary_name_servers: JSON.stringify(servers), transfer_status: requestedStatus(null) }
+/**
+ * The flags a primary section may set (`valimailMonitor`, which octoDNS sends on create and
+ * PATCH); those left out are not in the result.
+ *
+ * @throws ZonalError INVALID_INPUT (53005) for a value that is not true or false.
+ */
+export function primaryFlags (section: Json): Partial<Pick<ZoneSettings, 'valimailMonitor'>> {
+  const v = section.valimailMonitor
+  if (v === undefined || v === null) return {}
+  if (typeof v !== 'boolean') throw new ZonalError('INVALID_INPUT', 'primaryCreateInfo.valimailMonitor must be true or false')
+  return { valimailMonitor: v }
+}
+
+/** The primaries of a secondary section; a new or changed list asks for a transfer at once. */
+export function secondarySettings (deps: ZoneDeps, section: Json, previous: ZoneSettings['transfer'] = null): Pick<ZoneSettings, 'primaries' | 'transfer'> {
+  return { primaries: parsePrimaryNameServers(section.primaryNameServers, deps.secrets), transfer: requestedState(previous) }
 }
 
 /** Problems of an uploaded file as one 400 listing each with its line. */
@@ -83,7 +96,7 @@ async function originalPrimary (deps: ZoneDeps, caller: Caller, name: unknown, f
 
 /** The serial of the SOA among records (0 when there is none). */
 function soaSerial (records: readonly ZoneRecord[]): number {
-  const soa = records.find(r => r.type === 6)
+  const soa = records.find(r => r.type === RRType.SOA)
   return soa === undefined ? 0 : readSoa(soa.rdata).serial
 }
 
@@ -104,7 +117,7 @@ function withSerial (r: ZoneRecord, serial: number): ZoneRecord {
  *   ZONE_NAME_INVALID, ZONE_ALREADY_EXISTS, PERMISSION_DENIED, ZONE_ORIGINAL_NOT_PRIMARY,
  *   ZONE_FILE_REQUIRED, ZONE_FILE_INVALID, and the section errors (1200xx, 53002).
  */
-export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown, file?: string): Promise<ZoneRow> {
+export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown, file?: string): Promise<Zone> {
   const body = obj(input) ?? {}
   const props = obj(body.properties)
   if (props === undefined) throw new ZonalError('FIELD_REQUIRED', 'properties')
@@ -131,7 +144,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
   const now = deps.clock()
 
   let records: ZoneRecord[] = []
-  let sections: Partial<Pick<ZoneRow, ZoneSectionColumn>> = {}
+  let settings: Partial<ZoneSettings> = {}
   let originalZoneId: string | null = null
   let detail = type as string
   if (type === 'PRIMARY') {
@@ -141,7 +154,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
     if (createType === undefined || createType === '') throw new ZonalError('FIELD_REQUIRED', 'primaryCreateInfo.createType')
     if (!(CREATE_TYPES as readonly string[]).includes(createType)) throw new ZonalError('ZONE_CREATE_TYPE_INVALID')
     detail = `PRIMARY ${createType}`
-    sections = primaryColumns(deps, info)
+    settings = { ...primarySettings(deps, info), ...primaryFlags(info) }
     if (createType === 'NEW') {
       records = newZoneRecords(origin, deps.nameservers, now)
     } else if (createType === 'UPLOAD') {
@@ -156,26 +169,23 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       // TRANSFER: a one-time copy by AXFR from `nameServer` {ip, tsigKey?, tsigKeyValue?, tsigAlgorithm?}.
       if (deps.transferZone === undefined) throw new ZonalError('ZONE_CREATE_TYPE_UNAVAILABLE', createType)
       if (info.nameServer === undefined || info.nameServer === null) throw new ZonalError('FIELD_REQUIRED', 'primaryCreateInfo.nameServer')
-      const server = parsePrimaryNameServers({ nameServerIpList: { nameServerIp1: info.nameServer } }, 'primaryCreateInfo.nameServer').nameServerIp1!
-      const address = parseServerAddress(server.ip)!
-      const key = server.tsigKey === undefined || server.tsigKeyValue === undefined
-        ? undefined
-        : { name: parseName(server.tsigKey), algorithm: server.tsigAlgorithm ?? 'hmac-md5', secret: new Uint8Array(Buffer.from(server.tsigKeyValue, 'base64')) }
+      const server = parsePrimaryServer(info.nameServer, 'nameServer', 'primaryCreateInfo.nameServer', deps.secrets)
+      const label = formatEndpoint(server.endpoint)
       let got
       try {
-        got = await deps.transferZone(origin, { ...address, ...(key === undefined ? {} : { key }) })
+        got = await deps.transferZone(origin, { ...endpointTarget(server.endpoint), ...(server.key === undefined ? {} : { key: tsigKeyOf(server.key, deps.secrets) }) })
       } catch (err) {
-        throw new ZonalError('ZONE_TRANSFER_FAILED', server.ip, err instanceof Error ? err.message : String(err))
+        throw new ZonalError('ZONE_TRANSFER_FAILED', label, err instanceof Error ? err.message : String(err))
       }
-      if (got.kind !== 'full') throw new ZonalError('ZONE_TRANSFER_FAILED', server.ip, 'the name server did not send the whole zone')
+      if (got.kind !== 'full') throw new ZonalError('ZONE_TRANSFER_FAILED', label, 'the name server did not send the whole zone')
       records = got.records
-      detail += ` from ${server.ip}`
+      detail += ` from ${label}`
     }
   } else if (type === 'SECONDARY') {
     const info = secondarySection(body)
     if (info === undefined) throw new ZonalError('FIELD_REQUIRED', 'secondaryCreateInfo')
-    sections = secondaryColumns(deps, info)
-    if (typeof info.notificationEmailAddress === 'string') sections.notification_email = info.notificationEmailAddress
+    settings = secondarySettings(deps, info)
+    if (typeof info.notificationEmailAddress === 'string') settings.notificationEmail = info.notificationEmailAddress
   } else {
     const info = obj(body.aliasCreateInfo)
     const original = await originalPrimary(deps, caller, info?.originalZoneName, 'aliasCreateInfo.originalZoneName', membership.accountId)
@@ -195,7 +205,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       originalZoneId,
       serial: soaSerial(records),
       recordCount: countRecords(rrsets),
-      sections
+      settings
     })
     await tx.rrsets.insertMany(zone.id, rrsets)
     await recordChange(tx, caller.actor, {

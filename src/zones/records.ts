@@ -1,11 +1,11 @@
 import { canonicalSortKey, nameToString, parseName, type WireName } from '../zone/name.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { Store, StoredRrset } from '../store/store.ts'
 
 /**
  * Group records (in canonical order, as `normalizeZone` returns them) into stored rrsets: one per
- * owner and type, with wire rdata and its presentation text.
+ * owner and type, with wire rdata and its record text (`zone/record-text.ts`).
  */
 export function toStoredRrsets (records: readonly ZoneRecord[]): StoredRrset[] {
   const out: StoredRrset[] = []
@@ -22,7 +22,7 @@ export function toStoredRrsets (records: readonly ZoneRecord[]): StoredRrset[] {
       out.push(current)
     }
     current.rdata.push(r.rdata)
-    current.rdataText.push(formatRdata(r.type, r.rdata))
+    current.rdataText.push(rdataToRecordText(r.type, r.rdata))
   }
   return out
 }

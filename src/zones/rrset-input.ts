@@ -1,7 +1,9 @@
 import { ZonalError } from '../errors/catalog.ts'
 import { compareBytes } from '../zone/checks/sort.ts'
 import { isSubdomain, NameError, nameToString, parseName, type WireName } from '../zone/name.ts'
-import { formatRdata, parseRdata, parseTypeName, RdataError, tokenize, typeName, validateRdata } from '../zone/rdata/index.ts'
+import { RdataError, validateRdata } from '../zone/rdata/index.ts'
+import { rdataToRecordText, recordTextToRdata } from '../zone/record-text.ts'
+import { isMetaType, parseTypeName, RRType, typeName } from '../zone/rrtype.ts'
 
 /**
  * The parts of an rrset request as the API spells them (reference notes §7 "RRSets"): the type
@@ -10,7 +12,7 @@ import { formatRdata, parseRdata, parseTypeName, RdataError, tokenize, typeName,
  */
 
 /** `ANY` in a read path: every type. */
-export const ANY = 255
+export const ANY = RRType.ANY
 
 /** TTL of an rrset created without one: UltraDNS's default TTL (reference notes §7). */
 export const DEFAULT_RRSET_TTL = 86400
@@ -41,7 +43,7 @@ export function rrtypeFrom (text: string): number {
  */
 export function writableRrtype (text: string): number {
   const type = rrtypeFrom(text)
-  if (type === 41 || (type >= 128 && type <= 255)) throw new ZonalError('INVALID_INPUT', `rrType ${typeName(type)} cannot be stored in a zone`)
+  if (isMetaType(type)) throw new ZonalError('INVALID_INPUT', `rrType ${typeName(type)} cannot be stored in a zone`)
   return type
 }
 
@@ -86,20 +88,23 @@ export function ttlFrom (value: unknown): number {
   return n
 }
 
-/** Rdata of a body in wire form and in its canonical presentation form, one entry per record. */
+/** Rdata of a body in wire form and as record text (`zone/record-text.ts`), one entry per record. */
 export interface ParsedRdata {
   wire: Uint8Array[]
   text: string[]
+  /** Each value as the client wrote it, when it came from a request body. */
+  given?: string[]
 }
 
 /**
- * `rdata` of a body: a non-empty list of presentation strings (a single string is taken as a
- * list of one), each parsed and validated by the record type's module, relative names completed
- * with the zone's name. Every bad value is reported, each naming its index:
+ * `rdata` of a body: a non-empty list of record texts (a single string is taken as a list of
+ * one): presentation format read as one value, parsed and validated by the record type's module,
+ * relative names completed with the zone's name; for TXT and SPF the text itself
+ * (`zone/record-text.ts`). Every bad value is reported, each naming its index:
  * `Invalid input: rdata[1]: address must be an IPv4 address, got "1.2.3"`.
  *
  * @throws ZonalError INVALID_INPUT (one item per bad value), RRSET_DUPLICATE_RDATA (450001) when
- *   two values are the same record (RFC 2181 §5: an rrset is a set).
+ *   two values are the same record (RFC 2181 §5: an rrset is a set) or read back the same.
  */
 export function rdataFrom (type: number, value: unknown, origin: WireName): ParsedRdata {
   const list = typeof value === 'string' ? [value] : value
@@ -114,7 +119,7 @@ export function rdataFrom (type: number, value: unknown, origin: WireName): Pars
       return
     }
     try {
-      const rdata = parseRdata(type, tokenize(item), { origin })
+      const rdata = recordTextToRdata(type, item, origin)
       const reasons = validateRdata(type, rdata)
       if (reasons.length > 0) problems.push(`rdata[${i}]: ${reasons.join('; ')}`)
       else wire.push(rdata)
@@ -128,6 +133,8 @@ export function rdataFrom (type: number, value: unknown, origin: WireName): Pars
   for (let i = 1; i < sorted.length; i++) {
     if (compareBytes(sorted[i - 1]!, sorted[i]!) === 0) throw new ZonalError('RRSET_DUPLICATE_RDATA')
   }
-  // The canonical presentation is what GET shows and `q=value:` searches.
-  return { wire, text: wire.map(w => formatRdata(type, w)) }
+  // The canonical record text is what GET shows and `q=value:` searches.
+  const text = wire.map(w => rdataToRecordText(type, w))
+  if (new Set(text).size !== text.length) throw new ZonalError('RRSET_DUPLICATE_RDATA')
+  return { wire, text, given: list as string[] }
 }

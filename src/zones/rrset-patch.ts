@@ -2,13 +2,16 @@ import fastJsonPatch from 'fast-json-patch'
 import type { Operation } from 'fast-json-patch'
 import { ZonalError } from '../errors/catalog.ts'
 import { RdataError, tokenize } from '../zone/rdata/index.ts'
+import { isTextType } from '../zone/record-text.ts'
 
 /**
  * JSON Patch (RFC 6902) on the rrset document `{ttl, rdata: [...], profile?}`, the shape GET
  * shows. Besides the usual paths (`/ttl`, `/rdata/1`, `/rdata/-`, `/profile/order`), an rdata
  * string may be addressed field by field (reference notes §7): `/rdata/0/1` is the second
  * whitespace-separated field of the first record, so for MX `10 mail.example.org.` it is the
- * exchange. A quoted character-string (TXT) is one field, quotes included.
+ * exchange. A quoted character-string (HINFO, CAA value) is one field, quotes included. A TXT or
+ * SPF record is its text, whose fields are the parts between single spaces (`/rdata/0/1` of
+ * `v=DMARC1; p=reject` is `p=reject`), so joining them gives the text back exactly.
  *
  * To do that, the patch runs on a copy whose rdata strings are lists of fields: values written to
  * `/rdata` (a list of strings), `/rdata/N` (a string) and `/rdata/N/M` (one field) are split the
@@ -56,17 +59,17 @@ export function patchOperations (input: unknown): Operation[] {
   return input as Operation[]
 }
 
-/** The fields of one rdata string: its tokens, quoted ones with their quotes. */
-export function rdataFields (text: string): string[] {
-  return tokenize(text).map(t => t.quoted ? `"${t.text}"` : t.text)
-}
-
-function split (value: unknown): unknown {
-  return typeof value === 'string' ? rdataFields(value) : value
+/**
+ * The fields of one record text: for TXT and SPF the parts between single spaces; for other
+ * types its tokens, quoted ones with their quotes.
+ */
+export function rdataFields (type: number, text: string): string[] {
+  if (isTextType(type)) return text.split(' ')
+  return tokenize(text, { zoneFile: false }).map(t => t.quoted ? `"${t.text}"` : t.text)
 }
 
 /** An operation with its value split into fields where its path addresses rdata. */
-function onFields (op: Operation): Operation {
+function onFields (op: Operation, split: (value: unknown) => unknown): Operation {
   if (!('value' in op) || topOf(op.path) !== 'rdata') return op
   const depth = op.path.split('/').length - 1
   const value: unknown = op.value
@@ -82,14 +85,17 @@ function join (record: unknown): unknown {
 /**
  * Apply `ops` to `doc` (not changed) and return the patched document, rdata strings joined again.
  *
+ * @param type - the rrset's type (how its record texts split into fields)
+ *
  * @throws ZonalError JSON_PATCH_FAILED (170001) when an operation cannot be applied (a missing
  *   path, an index out of range, a failed `test`, a value with an unterminated quote).
  */
-export function applyRrsetPatch (doc: RrsetDocument, ops: readonly Operation[]): RrsetDocument {
+export function applyRrsetPatch (type: number, doc: RrsetDocument, ops: readonly Operation[]): RrsetDocument {
+  const split = (value: unknown): unknown => typeof value === 'string' ? rdataFields(type, value) : value
   let patched: RrsetDocument
   try {
     const fields: RrsetDocument = { ...structuredClone(doc), rdata: Array.isArray(doc.rdata) ? doc.rdata.map(split) : doc.rdata }
-    patched = fastJsonPatch.applyPatch(fields, ops.map(onFields), true, false, true).newDocument
+    patched = fastJsonPatch.applyPatch(fields, ops.map(op => onFields(op, split)), true, false, true).newDocument
   } catch (err) {
     const message = err instanceof RdataError ? `a value has ${err.message}` : (err as Error).message.split('\n')[0]
     throw new ZonalError('JSON_PATCH_FAILED', message ?? 'invalid operation')

@@ -2,19 +2,15 @@ import { ZonalError } from '../errors/catalog.ts'
 import type { Store, ZoneWithAccount } from '../store/store.ts'
 import { checkProblem, type CheckCode } from '../zone/checks/problem.ts'
 import { canonicalSortKey, nameEquals, nameToString, parentName, type WireName } from '../zone/name.ts'
-import { typeName } from '../zone/rdata/index.ts'
+import { RRType, typeName } from '../zone/rrtype.ts'
 
 /**
  * The zone rules an rrset change must keep, checked against the stored zone with index lookups
  * only (the rules of `zone/checks/`, which judge whole zone files, applied to one rrset).
  */
 
-const NS = 2
-const CNAME = 5
-const SOA = 6
-const DNAME = 39
 /** RFC 4035 §2.5: RRSIG and NSEC may stand beside a CNAME. */
-const ALLOWED_BESIDE_CNAME = new Set([CNAME, 46, 47])
+const ALLOWED_BESIDE_CNAME = new Set<number>([RRType.CNAME, RRType.RRSIG, RRType.NSEC])
 
 /**
  * Refuse changes of zones whose data is not edited here: an alias shows its primary's data
@@ -51,36 +47,36 @@ export interface Placement {
  * - SOA only at the apex, one record (RFC 1035 §5.2);
  * - a CNAME never at the apex, one record, and never beside other data; no other data beside a
  *   CNAME (RFC 1034 §3.6.2, RFC 2181 §10.1; RRSIG and NSEC excepted, RFC 4035 §2.5);
- * - nothing below a DNAME, and no DNAME above existing names (RFC 6672).
+ * - nothing below a RRType.DNAME, and no DNAME above existing names (RFC 6672).
  *
  * @throws ZonalError INVALID_INPUT with the zone check code (`ZONE_CNAME_WITH_OTHER_DATA` …)
  */
 export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
   const apex = nameEquals(p.owner, p.origin)
-  if (p.type === SOA) {
+  if (p.type === RRType.SOA) {
     if (!apex) throw broken('ZONE_SOA_NOT_AT_APEX', p.owner)
     if (p.count !== 1) throw broken('ZONE_SOA_MULTIPLE', p.owner, `${p.count} SOA records`)
   }
-  if (p.type === CNAME) {
+  if (p.type === RRType.CNAME) {
     if (apex) throw broken('ZONE_CNAME_AT_APEX', p.owner)
     if (p.count > 1) throw broken('ZONE_CNAME_MULTIPLE', p.owner, `${p.count} CNAME records`)
   }
-  if (!ALLOWED_BESIDE_CNAME.has(p.type) || p.type === CNAME) {
+  if (!ALLOWED_BESIDE_CNAME.has(p.type) || p.type === RRType.CNAME) {
     const others = (await tx.rrsets.typesAt(p.zoneId, p.ownerKey)).filter(t => t !== p.type)
-    if (p.type === CNAME) {
+    if (p.type === RRType.CNAME) {
       const beside = others.filter(t => !ALLOWED_BESIDE_CNAME.has(t))
       if (beside.length > 0) throw broken('ZONE_CNAME_WITH_OTHER_DATA', p.owner, `also has ${mnemonics(beside)}`)
-    } else if (others.includes(CNAME)) {
+    } else if (others.includes(RRType.CNAME)) {
       throw broken('ZONE_CNAME_WITH_OTHER_DATA', p.owner, `has a CNAME, so ${typeName(p.type)} cannot be added`)
     }
   }
-  if (p.type === DNAME && await tx.rrsets.hasBelow(p.zoneId, p.ownerKey)) {
+  if (p.type === RRType.DNAME && await tx.rrsets.hasBelow(p.zoneId, p.ownerKey)) {
     throw broken('ZONE_DNAME_WITH_CHILDREN', p.owner, 'names exist below it')
   }
   // The names above the owner up to the apex: none may hold a DNAME.
   for (let up = p.owner; !nameEquals(up, p.origin);) {
     up = parentName(up)
-    if (await tx.rrsets.get(p.zoneId, canonicalSortKey(up), DNAME) !== undefined) {
+    if (await tx.rrsets.get(p.zoneId, canonicalSortKey(up), RRType.DNAME) !== undefined) {
       throw broken('ZONE_DNAME_WITH_CHILDREN', up, `${nameToString(p.owner)} would lie below it`)
     }
   }
@@ -93,8 +89,8 @@ export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
  * @throws ZonalError INVALID_INPUT naming the rule.
  */
 export function checkDeletable (origin: WireName, owner: WireName, type: number): void {
-  if (type === SOA) throw new ZonalError('INVALID_INPUT', `the SOA rrset of ${nameToString(origin)} cannot be deleted (RFC 1035 §5.2: a zone has exactly one SOA record)`)
-  if (type === NS && nameEquals(owner, origin)) {
+  if (type === RRType.SOA) throw new ZonalError('INVALID_INPUT', `the SOA rrset of ${nameToString(origin)} cannot be deleted (RFC 1035 §5.2: a zone has exactly one SOA record)`)
+  if (type === RRType.NS && nameEquals(owner, origin)) {
     throw new ZonalError('INVALID_INPUT', `the apex NS rrset of ${nameToString(origin)} cannot be deleted (RFC 1034 §4.2.1: the apex carries the zone's NS records); replace it with PUT instead`)
   }
 }

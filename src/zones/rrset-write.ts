@@ -1,9 +1,10 @@
 import { recordChange, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { StoredRrset, ZoneWithAccount } from '../store/store.ts'
-import { poolKindOf, validateProfile } from '../zone/pools/index.ts'
+import { profileDocument, validateProfile } from '../zone/pools/index.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
-import { formatRdata, typeName } from '../zone/rdata/index.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
+import { RRType, typeName } from '../zone/rrtype.ts'
 import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
@@ -13,8 +14,6 @@ import { bumpSerial, withSoaSerial } from './serial-bump.ts'
 
 type Json = Record<string, unknown>
 
-const SOA = 6
-
 /** A JSON object body; anything else is refused. */
 function bodyOf (input: unknown): Json {
   if (input === undefined || input === null) return {}
@@ -22,25 +21,44 @@ function bodyOf (input: unknown): Json {
   return input as Json
 }
 
-/** The stored form of a profile, validated against the rrset it belongs to; null for none. */
-function poolOf (t: RrsetTarget, profile: unknown, rdataText: readonly string[]): Pick<StoredRrset, 'profile' | 'kind'> {
-  if (profile === undefined || profile === null) return { profile: null, kind: null }
-  const pool = validateProfile(t.type, profile, rdataText, t.ownerName)
-  return { profile: JSON.stringify(pool.profile), kind: pool.kind }
+/** A profile (as clients write it) validated against the rrset it belongs to; null for none. */
+function poolOf (t: RrsetTarget, profile: unknown, rdataText: readonly string[]): Pick<StoredRrset, 'profile'> {
+  if (profile === undefined || profile === null) return { profile: null }
+  return { profile: validateProfile(t.type, profile, rdataText, t.ownerName).profile }
 }
 
-function parsedProfile (rrset: StoredRrset): unknown {
-  return rrset.profile === null ? undefined : JSON.parse(rrset.profile) as unknown
+/** The stored profile as clients write it (for merges, JSON Patch documents and audit details). */
+function parsedProfile (rrset: StoredRrset): Json | undefined {
+  return rrset.profile === null ? undefined : profileDocument(rrset.profile)
 }
 
-function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<StoredRrset, 'profile' | 'kind'>): StoredRrset {
+function rrsetOf (t: RrsetTarget, ttl: number, rdata: ParsedRdata, pool: Pick<StoredRrset, 'profile'>): StoredRrset {
   return { ownerKey: t.ownerKey, ownerName: t.ownerName, type: t.type, ttl, rdata: rdata.wire, rdataText: rdata.text, ...pool }
 }
 
 const current = (r: StoredRrset): ParsedRdata => ({ wire: r.rdata, text: r.rdataText })
 
+/**
+ * New rdata with the stored wire form kept for every value written back exactly as GET shows it,
+ * so a read-modify-write alters only what the client changed: a TXT record from a zone file or a
+ * transfer keeps its own division into character-strings (a value given in the RFC 3597 form
+ * sets its strings explicitly and is taken as given).
+ */
+function keepingStored (next: ParsedRdata, before: StoredRrset): ParsedRdata {
+  const stored = new Map(before.rdataText.map((text, i) => [text, before.rdata[i]!]))
+  const wire = next.wire.map((w, i) => {
+    const given = next.given?.[i]
+    return given === undefined ? w : stored.get(given) ?? w
+  })
+  return { wire, text: next.text }
+}
+
+function sameBytes (a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((x, i) => Buffer.compare(x, b[i]!) === 0)
+}
+
 function same (a: StoredRrset, b: StoredRrset): boolean {
-  return a.ttl === b.ttl && a.profile === b.profile && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText)
+  return a.ttl === b.ttl && JSON.stringify(a.profile) === JSON.stringify(b.profile) && JSON.stringify(a.rdataText) === JSON.stringify(b.rdataText) && sameBytes(a.rdata, b.rdata)
 }
 
 /** The audit detail of a change: rdata, ttl and profile, each when it was there or changed. */
@@ -63,7 +81,7 @@ function auditChanges (before: StoredRrset | undefined, after: StoredRrset | und
  * audit log's `object_type` filter tells pools from plain records.
  */
 function auditObjectType (type: number, before: StoredRrset | undefined, after: StoredRrset | undefined): string {
-  const kind = [after, before].map(r => r?.profile == null ? undefined : poolKindOf(JSON.parse(r.profile) as Json)).find(k => k !== undefined)
+  const kind = [after, before].map(r => r?.profile?.kind).find(k => k !== undefined)
   return kind === undefined ? typeName(type) : kind.replace(/S$/, '')
 }
 
@@ -81,9 +99,9 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
     checkWritable(zone)
     const before = await tx.rrsets.get(zone.id, t.ownerKey, t.type)
     let after = decide(before)
-    if (after !== undefined && t.type === SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
+    if (after !== undefined && t.type === RRType.SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
       const rdata = withSoaSerial(after.rdata[0]!, readSoa(before.rdata[0]).serial)
-      after = { ...after, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] }
+      after = { ...after, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
     }
     if (before === undefined && after === undefined) return
     if (before !== undefined && after !== undefined && same(before, after)) return
@@ -95,7 +113,7 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
       await tx.rrsets.replace(zone.id, after)
     }
     const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0), [{ before, after }])
-    if (after !== undefined && t.type === SOA) after = { ...after, rdataText: [formatRdata(SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
+    if (after !== undefined && t.type === RRType.SOA) after = { ...after, rdataText: [rdataToRecordText(RRType.SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,
       accountName: zone.account_name,
@@ -167,7 +185,7 @@ export async function updateRrset (deps: ZoneDeps, caller: Caller, zoneName: str
   const rdata = body.rdata === undefined ? undefined : rdataFrom(t.type, body.rdata, t.origin)
   await change(deps, caller, t, comment, (before) => {
     if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
-    const values = rdata ?? current(before)
+    const values = rdata === undefined ? current(before) : keepingStored(rdata, before)
     const profile = mode === 'PUT' || body.profile !== undefined ? body.profile : parsedProfile(before)
     return rrsetOf(t, ttl ?? before.ttl, values, poolOf(t, profile, values.text))
   })
@@ -187,10 +205,10 @@ export async function jsonPatchRrset (deps: ZoneDeps, caller: Caller, zoneName: 
   const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
   await change(deps, caller, t, null, (before) => {
     if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
-    const doc = applyRrsetPatch({ ttl: before.ttl, rdata: before.rdataText, ...(before.profile === null ? {} : { profile: parsedProfile(before) }) }, ops)
+    const doc = applyRrsetPatch(t.type, { ttl: before.ttl, rdata: before.rdataText, ...(before.profile === null ? {} : { profile: parsedProfile(before) }) }, ops)
     if (doc.ttl === undefined) throw new ZonalError('FIELD_REQUIRED', 'ttl')
     if (doc.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
-    const values = rdataFrom(t.type, doc.rdata, t.origin)
+    const values = keepingStored(rdataFrom(t.type, doc.rdata, t.origin), before)
     return rrsetOf(t, ttlFrom(doc.ttl), values, poolOf(t, doc.profile, values.text))
   })
 }

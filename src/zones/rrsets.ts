@@ -1,6 +1,7 @@
 import { ZonalError } from '../errors/catalog.ts'
 import type { RrsetFilter, RrsetKinds, RrsetSort, StoredRrset } from '../store/store.ts'
 import { canonicalSortKey, nameToString, parseName, type WireName } from '../zone/name.ts'
+import type { PoolProfile } from '../zone/pools/profile.ts'
 import { typeLabel } from '../zone/rdata/index.ts'
 import { renameUnder } from '../zone/rename.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
@@ -24,13 +25,13 @@ export interface RrsetQuery {
   limit: number
 }
 
-/** One rrset as the API shows it (reference notes §7): absolute owner, `A (1)`, rdata strings. */
+/** One rrset as a list shows it (reference notes §7): absolute owner, `A (1)`, rdata strings; the API writes the profile. */
 export interface RrsetDto {
   ownerName: string
   rrtype: string
   ttl: number
   rdata: string[]
-  profile?: Record<string, unknown>
+  profile?: PoolProfile
 }
 
 export interface RrsetPage {
@@ -54,7 +55,7 @@ function dtoOf (r: StoredRrset, source: Source): RrsetDto {
     rrtype: typeLabel(r.type),
     ttl: r.ttl,
     rdata: r.rdataText,
-    ...(r.profile === null ? {} : { profile: JSON.parse(r.profile) as Record<string, unknown> })
+    ...(r.profile === null ? {} : { profile: r.profile })
   }
 }
 

@@ -1,11 +1,11 @@
 import { recordChange, type Actor } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
-import type { ZoneRow } from '../store/schema.ts'
-import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import { canonicalSortKey, nameToString, parseName } from '../zone/name.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
 import type { ZoneRecord } from '../zone/record.ts'
+import type { TransferPhase, TransferState } from '../zone/settings.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, toStoredRrsets } from './records.ts'
 import { journalReset } from './serial-bump.ts'
@@ -16,33 +16,27 @@ export type TransferredZone =
   | { kind: 'incremental', serial: number, steps: { serialFrom: number, serialTo: number, removed: ZoneRecord[], added: ZoneRecord[] }[] }
   | { kind: 'current', serial: number }
 
-/** `transferStatusDetails` as the spec shows it (times `MM/dd/yy hh:mm:ss AM/PM GMT`). */
-export interface TransferStatus {
-  lastRefresh?: string
-  nextRefresh?: string
-  lastRefreshStatus: 'IN_PROGRESS' | 'SUCCESSFUL' | 'FAILED'
-  lastRefreshStatusMessage: string
+/**
+ * The state of a secondary zone whose transfer was asked for (a new or changed secondary,
+ * `POST …/transfer`; `full` for unsuspend, which wants the whole zone even with a copy), keeping
+ * the last refresh times.
+ */
+export function requestedState (previous: TransferState | null, full = false): TransferState {
+  return withPhase(previous, { kind: 'requested', full })
 }
 
-const pad = (n: number): string => String(n).padStart(2, '0')
-
-/** A time in the spec's `transferStatusDetails` shape: `11/22/26 03:04:05 PM GMT`. */
-export function transferTime (t: Date): string {
-  const h = t.getUTCHours()
-  const hour12 = h % 12 === 0 ? 12 : h % 12
-  return `${pad(t.getUTCMonth() + 1)}/${pad(t.getUTCDate())}/${pad(t.getUTCFullYear() % 100)} ${pad(hour12)}:${pad(t.getUTCMinutes())}:${pad(t.getUTCSeconds())} ${h < 12 ? 'AM' : 'PM'} GMT`
+function withPhase (previous: TransferState | null, phase: TransferPhase): TransferState {
+  return { ...previous, phase }
 }
 
-/** The status message of a transfer asked for (a new or changed secondary, `POST …/transfer`). */
-export const TRANSFER_REQUESTED = 'Zone transfer requested'
-/** The status message of a whole-zone transfer asked for (AXFR even with a copy: unsuspend). */
-export const FULL_TRANSFER_REQUESTED = 'Full zone transfer requested'
+/** Whether the state asks for a transfer that has not started yet. */
+export function transferRequested (state: TransferState | null): state is TransferState & { phase: { kind: 'requested' } } {
+  return state?.phase.kind === 'requested'
+}
 
-/** The status of a secondary zone whose transfer was asked for, keeping the last refresh times. */
-export function requestedStatus (previous: string | null, full = false): string {
-  const before = previous === null ? {} : JSON.parse(previous) as Partial<TransferStatus>
-  const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: full ? FULL_TRANSFER_REQUESTED : TRANSFER_REQUESTED }
-  return JSON.stringify(status)
+/** The state after an attempt: its outcome, the attempt's time and when the next one is due. */
+function outcome (phase: TransferPhase, now: Date, nextRefresh: Date | undefined): TransferState {
+  return { phase, lastRefresh: now.toISOString(), ...(nextRefresh === undefined ? {} : { nextRefresh: nextRefresh.toISOString() }) }
 }
 
 /**
@@ -57,7 +51,7 @@ export async function requestZoneTransfer (deps: ZoneDeps, caller: Caller, name:
   if (zone.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
   await deps.store.transaction(async (tx) => {
     const locked = await lockSecondary(tx, zone.id)
-    await tx.zones.update(zone.id, { transfer_status: requestedStatus(locked.transfer_status) })
+    await tx.zones.update(zone.id, { settings: { transfer: requestedState(locked.settings.transfer) } })
   })
 }
 
@@ -111,7 +105,7 @@ async function applySteps (tx: Store, zoneId: string, steps: Extract<Transferred
       set.ttl = r.ttl
       if (set.rdata.some(d => sameRdata(d, r.rdata))) continue
       set.rdata.push(r.rdata)
-      set.rdataText.push(formatRdata(r.type, r.rdata))
+      set.rdataText.push(rdataToRecordText(r.type, r.rdata))
       delta++
     }
   }
@@ -131,34 +125,29 @@ async function applySteps (tx: Store, zoneId: string, steps: Extract<Transferred
  *
  * @throws ZonalError ZONE_NOT_FOUND when the zone went away meanwhile.
  */
-export async function applyTransfer (store: Store, zoneId: string, transferred: TransferredZone, now: Date, nextRefresh: Date | undefined): Promise<ZoneRow> {
+export async function applyTransfer (store: Store, zoneId: string, transferred: TransferredZone, now: Date, nextRefresh: Date | undefined): Promise<Zone> {
   return await store.transaction(async (tx) => {
     const zone = await lockSecondary(tx, zoneId)
-    const status: TransferStatus = {
-      lastRefresh: transferTime(now),
-      ...(nextRefresh === undefined ? {} : { nextRefresh: transferTime(nextRefresh) }),
-      lastRefreshStatus: 'SUCCESSFUL',
-      lastRefreshStatusMessage: transferred.kind === 'current' ? `Zone is up to date at serial ${transferred.serial}` : `Transferred serial ${transferred.serial}`
-    }
-    if (transferred.kind === 'current') return await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+    const transfer = outcome({ kind: 'succeeded', serial: transferred.serial, changed: transferred.kind !== 'current' }, now, nextRefresh)
+    if (transferred.kind === 'current') return await tx.zones.update(zoneId, { settings: { transfer } })
     if (transferred.kind === 'full') {
       const origin = parseName(zone.name)
       const rrsets = toStoredRrsets(normalizeZone(transferred.records, origin).records)
       await tx.rrsets.deleteAll(zoneId)
       await tx.rrsets.insertMany(zoneId, rrsets)
-      const updated = await tx.zones.update(zoneId, { serial: transferred.serial, record_count: countRecords(rrsets), transfer_status: JSON.stringify(status) })
+      const updated = await tx.zones.update(zoneId, { serial: transferred.serial, record_count: countRecords(rrsets), settings: { transfer } })
       await journalReset(tx, zone, updated)
       await transferred_(tx, zone, zone.serial, transferred.serial, 'AXFR')
       return updated
     }
     const delta = await applySteps(tx, zoneId, transferred.steps)
-    let updated = zone as ZoneRow
+    let updated: Zone = zone
     for (const step of transferred.steps) {
       updated = await tx.zones.update(zoneId, { serial: step.serialTo })
       await tx.zoneChanges.append(zoneId, { version: updated.version, serialFrom: step.serialFrom, serialTo: step.serialTo, reset: false, removed: step.removed, added: step.added })
     }
     await transferred_(tx, zone, zone.serial, transferred.serial, 'IXFR')
-    return await tx.zones.update(zoneId, { record_count: Number(zone.record_count) + delta, transfer_status: JSON.stringify(status) })
+    return await tx.zones.update(zoneId, { record_count: Number(zone.record_count) + delta, settings: { transfer } })
   })
 }
 
@@ -179,9 +168,7 @@ async function transferred_ (tx: Store, zone: ZoneWithAccount, from: number, to:
 export async function markTransferStarted (store: Store, zoneId: string): Promise<void> {
   await store.transaction(async (tx) => {
     const zone = await lockSecondary(tx, zoneId)
-    const before = zone.transfer_status === null ? {} : JSON.parse(zone.transfer_status) as Partial<TransferStatus>
-    const status: TransferStatus = { ...before, lastRefreshStatus: 'IN_PROGRESS', lastRefreshStatusMessage: 'Zone transfer in progress' }
-    await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+    await tx.zones.update(zoneId, { settings: { transfer: withPhase(zone.settings.transfer, { kind: 'running' }) } })
   })
 }
 
@@ -194,13 +181,7 @@ export async function markTransferStarted (store: Store, zoneId: string): Promis
 export async function recordTransferFailure (store: Store, zoneId: string, primary: string, reason: string, now: Date, nextRefresh: Date | undefined): Promise<void> {
   await store.transaction(async (tx) => {
     const zone = await lockSecondary(tx, zoneId)
-    const status: TransferStatus = {
-      lastRefresh: transferTime(now),
-      ...(nextRefresh === undefined ? {} : { nextRefresh: transferTime(nextRefresh) }),
-      lastRefreshStatus: 'FAILED',
-      lastRefreshStatusMessage: reason
-    }
-    await tx.zones.update(zoneId, { transfer_status: JSON.stringify(status) })
+    await tx.zones.update(zoneId, { settings: { transfer: outcome({ kind: 'failed', reason }, now, nextRefresh) } })
     await recordChange(tx, TRANSFER_ACTOR, {
       accountId: zone.account_id,
       accountName: zone.account_name,

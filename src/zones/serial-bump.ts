@@ -1,16 +1,14 @@
-import type { ZoneRow } from '../store/schema.ts'
-import type { Store, StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import type { ZoneRecord } from '../zone/record.ts'
-import { formatRdata } from '../zone/rdata/index.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
+import { rdataToRecordText } from '../zone/record-text.ts'
+import { RRType } from '../zone/rrtype.ts'
 import { nextSerial } from '../zone/serial.ts'
 
-const SOA = 6
-
 /** The zone's SOA rrset (at the apex), if it has one. */
-export async function apexSoa (tx: Store, zone: Pick<ZoneRow, 'id' | 'name'>): Promise<StoredRrset | undefined> {
-  return await tx.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), SOA)
+export async function apexSoa (tx: Store, zone: Pick<Zone, 'id' | 'name'>): Promise<StoredRrset | undefined> {
+  return await tx.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), RRType.SOA)
 }
 
 /** SOA wire rdata with its serial set to `serial` (a copy). */
@@ -34,7 +32,7 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  *
  * @returns the updated zone row.
  */
-export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<ZoneRow> {
+export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<Zone> {
   const soa = await apexSoa(tx, zone)
   const first = soa?.rdata[0]
   const current = first === undefined ? zone.serial : readSoa(first).serial
@@ -49,9 +47,9 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
   }
   if (soa !== undefined && first !== undefined) {
     const rdata = withSoaSerial(first, serial)
-    const next = { ...soa, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] }
+    const next = { ...soa, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
     await tx.rrsets.replace(zone.id, next)
-    const key = `${soa.ownerKey}/${SOA}`
+    const key = `${soa.ownerKey}/${RRType.SOA}`
     net.set(key, { before: net.get(key)?.before ?? soa, after: next })
   }
   const updated = await tx.zones.update(zone.id, { serial, record_count: Number(zone.record_count) + recordDelta })
@@ -97,6 +95,6 @@ function recordDiff (c: RrsetChange, removed: ZoneRecord[], added: ZoneRecord[])
  * follows the journal reloads the zone, and IXFR from an earlier serial is answered with the
  * whole zone.
  */
-export async function journalReset (tx: Store, zone: Pick<ZoneRow, 'id' | 'serial'>, updated: Pick<ZoneRow, 'version' | 'serial'>): Promise<void> {
+export async function journalReset (tx: Store, zone: Pick<Zone, 'id' | 'serial'>, updated: Pick<Zone, 'version' | 'serial'>): Promise<void> {
   await tx.zoneChanges.append(zone.id, { version: updated.version, serialFrom: zone.serial, serialTo: updated.serial, reset: true })
 }

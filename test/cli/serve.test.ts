@@ -51,6 +51,18 @@ async function npmStart (env: Record<string, string>) {
     async stop () {
       process.kill(-child.pid!, 'SIGTERM')
       await closed
+    },
+    /**
+     * SIGTERM npm alone, as a service manager or a terminal's kill does; resolves once npm and
+     * the service are both gone, and rejects (killing the group) when the service outlives npm.
+     */
+    async stopNpm () {
+      process.kill(child.pid!, 'SIGTERM')
+      const gone = await Promise.race([closed.then(() => true), new Promise<boolean>(resolve => setTimeout(() => resolve(false), 20_000).unref())])
+      if (!gone) {
+        process.kill(-child.pid!, 'SIGKILL')
+        throw new Error('the service kept running after npm was stopped')
+      }
     }
   }
 }
@@ -80,6 +92,12 @@ for (const engine of await engineCases()) {
       const accounts = await fetch(`http://127.0.0.1:${service.port}/accounts`, { headers: { authorization: `Bearer ${body.access_token}` } })
       assert.equal(((await accounts.json()) as { accounts: { accountName: string }[] }).accounts[0]?.accountName, 'first-acct')
       await service.stop()
+      assert.ok(service.lines.some(l => l.msg === 'shut down cleanly'), JSON.stringify(service.lines))
+    })
+
+    it('stops the service when npm alone is stopped', async () => {
+      const service = await npmStart({ ZONAL_DATABASE_URL: db.url, ZONAL_ADMIN_PASSWORD: 'admin password' })
+      await service.stopNpm()
       assert.ok(service.lines.some(l => l.msg === 'shut down cleanly'), JSON.stringify(service.lines))
     })
 

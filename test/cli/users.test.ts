@@ -119,11 +119,13 @@ for (const engine of await engineCases()) {
       }
     })
 
-    it('exits non-zero on an unknown command and on a bad database URL', async () => {
-      assert.notEqual((await zonal(db.url, ['frobnicate'])).code, 0)
+    it('exits 2 with "zonal: <message>" on an unknown command and on a bad database URL (configuration)', async () => {
+      const unknown = await zonal(db.url, ['frobnicate'])
+      assert.equal(unknown.code, 2)
+      assert.match(unknown.stderr, /^zonal: unknown command 'frobnicate'/)
       const bad = await zonal('mysql://x', ['account', 'list'])
-      assert.equal(bad.code, 1)
-      assert.match(bad.stderr, /unsupported URL/)
+      assert.equal(bad.code, 2)
+      assert.match(bad.stderr, /^zonal: ZONAL_DATABASE_URL: unsupported URL/)
     })
   })
 }

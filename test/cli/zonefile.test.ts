@@ -20,6 +20,18 @@ describe('zonal zonefile check and format', () => {
       ''
     ].join('\n'))
     writeFileSync(join(dir, 'extra.inc'), 'mail IN MX 10 ns1\n')
+    writeFileSync(join(dir, 'origin.zone'), [
+      '; example.org, with its name inside',
+      '$TTL 3600',
+      '$ORIGIN example.org. ; the zone',
+      '',
+      '@ IN SOA ns1 hostmaster 1 3600 900 604800 300',
+      '@ IN NS ns1',
+      'ns1 IN A 192.0.2.1',
+      ''
+    ].join('\n'))
+    writeFileSync(join(dir, 'relative.zone'), '$ORIGIN example.org\n@ IN NS ns1\n')
+    writeFileSync(join(dir, 'late.zone'), '@ IN NS ns1\n$ORIGIN example.org.\n')
     writeFileSync(join(dir, 'bad.zone'), [
       '$TTL 3600',
       '@ IN SOA ns1 hostmaster 1 3600 900 604800 300',
@@ -47,6 +59,28 @@ describe('zonal zonefile check and format', () => {
     assert.match(res.stderr, /bad\.zone:7: error ZONEFILE_UNKNOWN_TYPE/)
     assert.match(res.stderr, /error ZONE_CNAME_WITH_OTHER_DATA: www\.example\.org\./)
     assert.match(res.stderr, /error ZONE_GLUE_MISSING/)
+  })
+
+  it('check and format: take the zone name from the $ORIGIN before the first record when --origin is not given', async () => {
+    const check = await zonal('sqlite::memory:', ['zonefile', 'check', join(dir, 'origin.zone')])
+    assert.equal(check.code, 0, check.stderr)
+    assert.match(check.stdout, /origin\.zone: 3 records, 0 error\(s\), 0 warning\(s\)/)
+    const format = await zonal('sqlite::memory:', ['zonefile', 'format', join(dir, 'origin.zone')])
+    assert.equal(format.code, 0, format.stderr)
+    assert.match(format.stdout, /^\$ORIGIN example\.org\.$/m)
+    assert.match(format.stdout, /^ns1\t3600\tIN\tA\t192\.0\.2\.1$/m)
+  })
+
+  it('check: without --origin, a file with no $ORIGIN before its first record (or a relative one) exits 2 with a clear message', async () => {
+    const none = await zonal('sqlite::memory:', ['zonefile', 'check', join(dir, 'good.zone')])
+    assert.equal(none.code, 2)
+    assert.match(none.stderr, /^zonal: .*good\.zone has no \$ORIGIN before its first record: give the zone name with --origin\n$/)
+    const late = await zonal('sqlite::memory:', ['zonefile', 'check', join(dir, 'late.zone')])
+    assert.equal(late.code, 2)
+    assert.match(late.stderr, /has no \$ORIGIN before its first record/)
+    const relative = await zonal('sqlite::memory:', ['zonefile', 'check', join(dir, 'relative.zone')])
+    assert.equal(relative.code, 2)
+    assert.match(relative.stderr, /^zonal: .*the \$ORIGIN before the first record \("example\.org"\) must be absolute/)
   })
 
   it('format: writes canonical BIND text with the lowest TTL applied', async () => {

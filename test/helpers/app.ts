@@ -21,13 +21,13 @@ export interface TestApp {
 export const TEST_PASSWORD = 'correct horse battery'
 
 /** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
-export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
+export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
   const { store, url, close } = await freshStore(engine)
   const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock)
   const app = await buildApp({
     store,
     auth,
-    config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60 },
+    config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60, ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }) },
     tasks: options.tasks?.(store),
     ...(options.clock === undefined ? {} : { clock: options.clock })
   })

@@ -10,11 +10,11 @@ export interface CliResult {
   stderr: string
 }
 
-/** Run `zonal <args>` as a real process on `databaseUrl`, optionally feeding standard input. */
-export async function zonal (databaseUrl: string, args: string[], stdin?: string): Promise<CliResult> {
+/** Run `zonal <args>` as a real process on `databaseUrl`, optionally feeding standard input and with more environment. */
+export async function zonal (databaseUrl: string, args: string[], stdin?: string, env: Record<string, string> = {}): Promise<CliResult> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ZONAL_DATABASE_URL: databaseUrl, ZONAL_LOG_LEVEL: 'silent' },
+    env: { ...process.env, ZONAL_DATABASE_URL: databaseUrl, ZONAL_LOG_LEVEL: 'silent', ...env },
     stdio: ['pipe', 'pipe', 'pipe']
   })
   let stdout = ''

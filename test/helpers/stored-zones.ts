@@ -1,11 +1,13 @@
 import type { Store, StoredRrset } from '../../src/store/store.ts'
 import type { ZoneRow } from '../../src/store/schema.ts'
+import type { Zone } from '../../src/store/store.ts'
+import type { PoolProfile } from '../../src/zone/pools/profile.ts'
 import { canonicalSortKey, nameToString, parseName, wireKey } from '../../src/zone/name.ts'
 import { formatRdata } from '../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../src/zonefile/parser.ts'
 
 /** The rrsets of a zone text as the store keeps them (owner key, presentation owner, wire and text rdata). */
-export function rrsetsOf (zoneName: string, text: string, profiles: Record<string, string> = {}): StoredRrset[] {
+export function rrsetsOf (zoneName: string, text: string, profiles: Record<string, PoolProfile> = {}): StoredRrset[] {
   const { records, problems } = parseZoneText(text, { origin: parseName(zoneName), includes: 'refuse' })
   if (problems.length > 0) throw new Error(`bad test zone: ${problems.map(p => p.message).join('; ')}`)
   const sets = new Map<string, StoredRrset>()
@@ -24,7 +26,7 @@ export function rrsetsOf (zoneName: string, text: string, profiles: Record<strin
 }
 
 /** Create a zone in an existing account straight through the store, with the records of `text`. */
-export async function storeZone (store: Store, accountName: string, zoneName: string, text: string, extra: { type?: ZoneRow['zone_type'], originalZoneId?: string, profiles?: Record<string, string> } = {}): Promise<ZoneRow> {
+export async function storeZone (store: Store, accountName: string, zoneName: string, text: string, extra: { type?: ZoneRow['zone_type'], originalZoneId?: string, profiles?: Record<string, PoolProfile> } = {}): Promise<Zone> {
   const account = await store.accounts.findByName(accountName)
   if (account === undefined) throw new Error(`no account ${accountName}`)
   const zone = await store.zones.create({

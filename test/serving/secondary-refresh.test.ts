@@ -11,7 +11,9 @@ import { SecretBox } from '../../src/auth/secrets.ts'
 import { SecondaryRefresher, type PrimarySource, type TransferFn } from '../../src/serving/secondary-refresh.ts'
 import type { Store } from '../../src/store/store.ts'
 import { canonicalSortKey, nameToString, parseName } from '../../src/zone/name.ts'
-import { requestedStatus, type TransferredZone } from '../../src/zones/secondary-transfer.ts'
+import { requestedState, type TransferredZone } from '../../src/zones/secondary-transfer.ts'
+import { transferStatusDto } from '../../src/api/routes/zones/dto.ts'
+import type { PrimaryServer } from '../../src/zone/settings.ts'
 import { parseZoneText } from '../../src/zonefile/parser.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 
@@ -45,8 +47,8 @@ for (const engine of await engineCases()) {
     before(async () => {
       ({ store, close } = await freshStore(engine.name))
       const account = await store.accounts.create('acme')
-      const servers = { nameServerIp1: { ip: '127.0.0.1:15301' }, nameServerIp2: { ip: '127.0.0.1:15302' } }
-      zoneId = (await store.zones.create({ accountId: account.id, accountNameKey: 'acme', name: 'sec.test.', type: 'SECONDARY', sections: { primary_name_servers: JSON.stringify(servers) } })).id
+      const primaries: PrimaryServer[] = [{ endpoint: { address: '127.0.0.1', port: 15301 } }, { endpoint: { address: '127.0.0.1', port: 15302 } }]
+      zoneId = (await store.zones.create({ accountId: account.id, accountNameKey: 'acme', name: 'sec.test.', type: 'SECONDARY', settings: { primaries } })).id
       const transfer: TransferFn = async (zone, source, serial) => {
         assert.equal(nameToString(zone), 'sec.test.')
         calls.push({ source: source.label, serial })
@@ -59,7 +61,7 @@ for (const engine of await engineCases()) {
       await close?.()
     })
 
-    const status = async (): Promise<Record<string, string>> => JSON.parse((await store.zones.findById(zoneId))!.transfer_status ?? '{}') as Record<string, string>
+    const status = async (): Promise<Record<string, string>> => transferStatusDto((await store.zones.findById(zoneId))!.settings.transfer) as Record<string, string>
 
     it('transfers a zone it has no copy of at once, by AXFR from the first primary', async () => {
       behaviour = () => ({ kind: 'full', serial: 10, records: parseZoneText(zoneText(10, 'www IN A 192.0.2.80\n'), { origin: parseName('sec.test.'), includes: 'refuse' }).records })
@@ -113,7 +115,7 @@ for (const engine of await engineCases()) {
       calls.length = 0
       behaviour = (_source, serial) => ({ kind: 'current', serial: serial! })
       const row = (await store.zones.findById(zoneId))!
-      await store.zones.update(zoneId, { transfer_status: requestedStatus(row.transfer_status) })
+      await store.zones.update(zoneId, { settings: { transfer: requestedState(row.settings.transfer) } })
       await eventually(() => calls.length === 1)
       await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
     })
@@ -122,7 +124,7 @@ for (const engine of await engineCases()) {
       calls.length = 0
       behaviour = () => ({ kind: 'full', serial: 10, records: parseZoneText(zoneText(10, 'www IN A 192.0.2.80\n'), { origin: parseName('sec.test.'), includes: 'refuse' }).records })
       const row = (await store.zones.findById(zoneId))!
-      await store.zones.update(zoneId, { transfer_status: requestedStatus(row.transfer_status, true) })
+      await store.zones.update(zoneId, { settings: { transfer: requestedState(row.settings.transfer, true) } })
       await eventually(() => calls.length === 1)
       assert.deepEqual(calls, [{ source: '127.0.0.1:15301', serial: undefined }])
       await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
@@ -130,14 +132,14 @@ for (const engine of await engineCases()) {
 
     it('stops refreshing a zone converted to primary (its data stays)', async () => {
       const count = (await store.zones.findById(zoneId))!.record_count
-      await store.zones.update(zoneId, { zone_type: 'PRIMARY', primary_name_servers: null, transfer_status: null })
+      await store.zones.update(zoneId, { zone_type: 'PRIMARY', settings: { primaries: [], transfer: null } })
       await refresher.follow(zoneId)
       calls.length = 0
       refresher.request(zoneId)
       await new Promise(resolve => setTimeout(resolve, 200))
       assert.deepEqual(calls, [])
       assert.equal((await store.zones.findById(zoneId))!.record_count, count)
-      await store.zones.update(zoneId, { zone_type: 'SECONDARY', primary_name_servers: JSON.stringify({ nameServerIp1: { ip: '127.0.0.1:15301' } }) })
+      await store.zones.update(zoneId, { zone_type: 'SECONDARY', settings: { primaries: [{ endpoint: { address: '127.0.0.1', port: 15301 } }] } })
       await refresher.follow(zoneId)
       // A secondary again: refreshed at once (and settled before the next test).
       await eventually(async () => (await status()).lastRefreshStatus === 'SUCCESSFUL')
@@ -162,9 +164,9 @@ describe('sqlite: many secondary zones', () => {
     let refresher: SecondaryRefresher | undefined
     try {
       const account = await store.accounts.create('acme')
-      const servers = JSON.stringify({ nameServerIp1: { ip: '127.0.0.1:15301' } })
+      const primaries: PrimaryServer[] = [{ endpoint: { address: '127.0.0.1', port: 15301 } }]
       await store.transaction(async (tx) => {
-        for (let i = 0; i < 1000; i++) await tx.zones.create({ accountId: account.id, accountNameKey: 'acme', name: `z${i}.many.test.`, type: 'SECONDARY', sections: { primary_name_servers: servers } })
+        for (let i = 0; i < 1000; i++) await tx.zones.create({ accountId: account.id, accountNameKey: 'acme', name: `z${i}.many.test.`, type: 'SECONDARY', settings: { primaries } })
       })
       let running = 0
       let most = 0

@@ -7,14 +7,18 @@ import { ZonalMigrationProvider } from '../../src/store/migrations/index.ts'
 import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
 import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
 import type { Database } from '../../src/store/schema.ts'
-import { SqlRrsetStore } from '../../src/store/sql/rrsets.ts'
+import { packRdata, SqlRrsetStore } from '../../src/store/sql/rrsets.ts'
 import type { RrsetPageQuery, RrsetSort, Store, StoredRrset } from '../../src/store/store.ts'
 import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
+import type { PoolProfile } from '../../src/zone/pools/profile.ts'
+import { parseRdata, tokenize } from '../../src/zone/rdata/index.ts'
 import { engineCases, freshDatabase, freshStore } from '../helpers/engines.ts'
 import { rrsetsOf } from '../helpers/stored-zones.ts'
 
-const RD = JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'FIXED', description: 'web' })
-const SB = JSON.stringify({ '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', description: 'backup' })
+const RD: PoolProfile = { kind: 'RD_POOLS', order: 'FIXED', description: 'web' }
+const SB = { kind: 'SB_POOLS', description: 'backup' } as PoolProfile
+/** The same profiles as version 0.x stored them (migration tests). */
+const RD_OLD = JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'FIXED', description: 'web' })
 
 const ZONE = `$ORIGIN example.org.
 $TTL 3600
@@ -60,9 +64,9 @@ for (const engine of await engineCases()) {
     it('gets one rrset by owner and type, with the pool kind derived from the profile', async () => {
       const www = await store.rrsets.get(zoneId, key('www.example.org.'), 1)
       assert.deepEqual(www?.rdataText, ['192.0.2.80', '192.0.2.81'])
-      assert.equal(www?.kind, 'RD_POOLS')
-      assert.equal((await store.rrsets.get(zoneId, key('www.example.org.'), 28))?.kind, 'SB_POOLS')
-      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.kind, null)
+      assert.deepEqual(www?.profile, RD)
+      assert.equal((await store.rrsets.get(zoneId, key('www.example.org.'), 28))?.profile?.kind, 'SB_POOLS')
+      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.profile, null)
       assert.equal(await store.rrsets.get(zoneId, key('nothing.example.org.'), 1), undefined)
     })
 
@@ -124,16 +128,16 @@ for (const engine of await engineCases()) {
 
     it('replaces in place, and deletes one rrset', async () => {
       const before = (await store.rrsets.get(zoneId, key('mail.example.org.'), 1))!
-      await store.rrsets.replace(zoneId, { ...before, ttl: 60, rdataText: ['192.0.2.26'], rdata: [Uint8Array.of(192, 0, 2, 26)], profile: RD, kind: 'RD_POOLS' })
+      await store.rrsets.replace(zoneId, { ...before, ttl: 60, rdataText: ['192.0.2.26'], rdata: [Uint8Array.of(192, 0, 2, 26)], profile: RD })
       const after = await store.rrsets.get(zoneId, key('mail.example.org.'), 1)
       assert.equal(after?.ttl, 60)
       assert.deepEqual(after?.rdataText, ['192.0.2.26'])
-      assert.equal(after?.kind, 'RD_POOLS')
+      assert.equal(after?.profile?.kind, 'RD_POOLS')
       assert.equal(await store.rrsets.delete(zoneId, key('mail.example.org.'), 1), true)
       assert.equal(await store.rrsets.delete(zoneId, key('mail.example.org.'), 1), false)
       assert.equal(await store.rrsets.get(zoneId, key('mail.example.org.'), 1), undefined)
       await store.rrsets.replace(zoneId, before)
-      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.kind, null)
+      assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.profile, null)
     })
 
     it('locks a zone row for a change inside a transaction', async () => {
@@ -155,13 +159,48 @@ for (const engine of await engineCases()) {
         await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
         await db.insertInto('zones').values({ id: 'z1', account_id: 'a1', name: 'example.org.', zone_type: 'PRIMARY', status: 'ACTIVE', dnssec_status: 'UNSIGNED', created_at: now, updated_at: now }).execute()
         const row = (owner: string, rdata: string[], profile: string | null) => ({ zone_id: 'z1', owner_key: owner, owner_name: owner, rrtype: 1, ttl: 60, rdata_text: JSON.stringify(rdata), rdata_wire: new Uint8Array(0), profile, updated_at: now })
-        await db.insertInto('rrsets').values([row('a', ['192.0.2.1', '192.0.2.2'], RD), row('b', ['"quoted \\" text"'], null), row('c', ['x'], '{"@context":"http://schemas.ultradns.com/DirPool.jsonschema"}')]).execute()
+        await db.insertInto('rrsets').values([row('a', ['192.0.2.1', '192.0.2.2'], RD_OLD), row('b', ['"quoted \\" text"'], null), row('c', ['x'], '{"@context":"http://schemas.ultradns.com/DirPool.jsonschema"}')]).execute()
         assert.equal((await migrator.migrateToLatest()).error, undefined)
         const rows = await db.selectFrom('rrsets').select(['owner_key', 'kind', 'value_key']).orderBy('owner_key').execute()
         assert.deepEqual(rows, [
           { owner_key: 'a', kind: 'RD_POOLS', value_key: '192.0.2.1' },
           { owner_key: 'b', kind: null, value_key: '"quoted \\" text"' },
           { owner_key: 'c', kind: 'DIR_POOLS', value_key: 'x' }
+        ])
+      } finally {
+        await eng.close()
+        await database.drop()
+      }
+    })
+
+    it('migration 0007 derives the text of TXT and SPF rrsets from their wire rdata, and leaves other types alone', async () => {
+      const database = await freshDatabase(engine.name)
+      const location = parseDatabaseUrl(database.url)
+      const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+      try {
+        const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
+        assert.equal((await migrator.migrateTo('0006-audit-object')).error, undefined)
+        const db = eng.db as unknown as Kysely<any>
+        const now = new Date().toISOString()
+        await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
+        await db.insertInto('zones').values({ id: 'z1', account_id: 'a1', name: 'example.org.', zone_type: 'PRIMARY', status: 'ACTIVE', dnssec_status: 'UNSIGNED', created_at: now, updated_at: now }).execute()
+        const origin = parseName('example.org.')
+        const wire = (type: number, text: string): Uint8Array => parseRdata(type, tokenize(text), { origin })
+        // Rows as the service wrote them before: rdata_text in presentation format.
+        const row = (owner: string, type: number, texts: string[]) => ({ zone_id: 'z1', owner_key: owner, owner_name: `${owner}.example.org.`, rrtype: type, ttl: 60, rdata_text: JSON.stringify(texts), rdata_wire: packRdata(texts.map(t => wire(type, t))), profile: null, value_key: texts[0]!.slice(0, 64), updated_at: now })
+        await db.insertInto('rrsets').values([
+          row('a', 16, ['"a b" "c;d"', '"v=DMARC1;"']),
+          row('b', 99, ['"v=spf1 include:_spf.example.net ~all"']),
+          row('c', 16, ['"\\255"']),
+          row('d', 13, ['"Intel x86" "Linux 6"'])
+        ]).execute()
+        assert.equal((await migrator.migrateToLatest()).error, undefined)
+        const rows = await db.selectFrom('rrsets').select(['owner_key', 'rdata_text', 'value_key']).orderBy('owner_key').execute()
+        assert.deepEqual(rows, [
+          { owner_key: 'a', rdata_text: JSON.stringify(['a bc;d', 'v=DMARC1;']), value_key: 'a bc;d' },
+          { owner_key: 'b', rdata_text: JSON.stringify(['v=spf1 include:_spf.example.net ~all']), value_key: 'v=spf1 include:_spf.example.net ~all' },
+          { owner_key: 'c', rdata_text: JSON.stringify(['\\# 2 01FF']), value_key: '\\# 2 01FF' },
+          { owner_key: 'd', rdata_text: JSON.stringify(['"Intel x86" "Linux 6"']), value_key: '"Intel x86" "Linux 6"' }
         ])
       } finally {
         await eng.close()

@@ -11,7 +11,8 @@ import { unsuspendZone } from '../../src/zones/actions.ts'
 import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
 import type { ZoneRecord } from '../../src/zone/record.ts'
 import { withSoaSerial } from '../../src/zones/serial-bump.ts'
-import { applyTransfer, markTransferStarted, recordTransferFailure, transferTime } from '../../src/zones/secondary-transfer.ts'
+import { applyTransfer, markTransferStarted, recordTransferFailure } from '../../src/zones/secondary-transfer.ts'
+import { transferStatusDto, transferTime } from '../../src/api/routes/zones/dto.ts'
 import { parseZoneText } from '../../src/zonefile/parser.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
@@ -31,9 +32,9 @@ const NEXT = new Date('2026-11-22T16:04:05Z')
 
 describe('transfer status times', () => {
   it('are written MM/dd/yy hh:mm:ss AM/PM GMT', () => {
-    assert.equal(transferTime(NOW), '11/22/26 03:04:05 PM GMT')
-    assert.equal(transferTime(new Date('2027-01-02T00:30:00Z')), '01/02/27 12:30:00 AM GMT')
-    assert.equal(transferTime(new Date('2027-01-02T12:00:09Z')), '01/02/27 12:00:09 PM GMT')
+    assert.equal(transferTime(NOW.toISOString()), '11/22/26 03:04:05 PM GMT')
+    assert.equal(transferTime('2027-01-02T00:30:00.000Z'), '01/02/27 12:30:00 AM GMT')
+    assert.equal(transferTime('2027-01-02T12:00:09.000Z'), '01/02/27 12:00:09 PM GMT')
   })
 })
 
@@ -49,7 +50,7 @@ for (const engine of await engineCases()) {
     })
     after(async () => await close?.())
 
-    const status = async (): Promise<Record<string, string>> => JSON.parse((await store.zones.findById(zoneId))!.transfer_status!) as Record<string, string>
+    const status = async (): Promise<Record<string, string>> => transferStatusDto((await store.zones.findById(zoneId))!.settings.transfer) as Record<string, string>
 
     it('takes a full copy: every rrset, the serial, the record count, a journal reset, SUCCESSFUL', async () => {
       await markTransferStarted(store, zoneId)
@@ -109,6 +110,18 @@ for (const engine of await engineCases()) {
       assert.deepEqual(JSON.parse(audit.detail).others, [{ name: 'reason', value: 'Connection refused by 127.0.0.1:15353' }])
       // The data stays as it was.
       assert.equal((await store.zones.findById(zoneId))!.serial, 8)
+    })
+
+    it('keeps TXT text whole from a full copy and from IXFR steps: the strings joined, spaces and ";" kept', async () => {
+      const txt = (owner: string): Promise<string[] | undefined> => store.rrsets.get(zoneId, canonicalSortKey(parseName(`${owner}.sec.test.`)), 16).then(r => r?.rdataText)
+      await applyTransfer(store, zoneId, { kind: 'full', serial: 20, records: records(ZONE.replace(' 7 ', ' 20 ') + 'txt IN TXT "a b" "c;d"\nspf IN SPF "v=spf1 -all"\n') }, NOW, NEXT)
+      assert.deepEqual(await txt('txt'), ['a bc;d'])
+      assert.deepEqual((await store.rrsets.get(zoneId, canonicalSortKey(parseName('spf.sec.test.')), 99))?.rdataText, ['v=spf1 -all'])
+      const soa = records(ZONE).find(r => r.type === 6)!
+      const soaAt = (serial: number): ZoneRecord => ({ ...soa, rdata: withSoaSerial(soa.rdata, serial) })
+      const step = { serialFrom: 20, serialTo: 21, removed: [soaAt(20)], added: [soaAt(21), ...records('dmarc 300 IN TXT "v=DMARC1; p=reject; " "rua=mailto:d@example.org"\n')] }
+      await applyTransfer(store, zoneId, { kind: 'incremental', serial: 21, steps: [step] }, NOW, NEXT)
+      assert.deepEqual(await txt('dmarc'), ['v=DMARC1; p=reject; rua=mailto:d@example.org'])
     })
   })
 }

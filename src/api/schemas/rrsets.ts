@@ -34,7 +34,7 @@ export const RrsetDto = Type.Object({
   ownerName: Type.String(),
   rrtype: Type.String(),
   ttl: Type.Integer(),
-  rdata: Type.Array(Type.String()),
+  rdata: Type.Array(Type.String({ description: 'One record: presentation format (`10 mail.example.org.`); for TXT and SPF the text itself (`v=spf1 -all`), strings joined.' })),
   profile: Type.Optional(Type.Record(Type.String(), Type.Unknown()))
 })
 

@@ -4,7 +4,8 @@ import { serialGreater } from '../../zone/serial.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
-import { CLASS_IN, Rcode, TYPE } from '../wire/constants.ts'
+import { CLASS_IN, Rcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
 import { signMessage, tsigErrorResponse, verifyRequest, type TsigKey } from '../wire/tsig.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
@@ -24,13 +25,13 @@ function allowedAddress (zone: ZoneData, client: Uint8Array): boolean {
 
 /** Every record of the zone: SOA first, then the rest (RFC 5936 §2.2). */
 function zoneRecords (zone: ZoneData): { soa: WireRecord, rest: WireRecord[] } | undefined {
-  const soaSet = zone.apex?.rrsets.get(TYPE.SOA)
+  const soaSet = zone.apex?.rrsets.get(RRType.SOA)
   if (soaSet === undefined) return undefined
-  const soa: WireRecord = { name: zone.origin, type: TYPE.SOA, class: 1, ttl: soaSet.ttl, rdata: soaSet.rdata[0]! }
+  const soa: WireRecord = { name: zone.origin, type: RRType.SOA, class: 1, ttl: soaSet.ttl, rdata: soaSet.rdata[0]! }
   const rest: WireRecord[] = []
   for (const node of zone.nodes.values()) {
     for (const [type, rrset] of node.rrsets) {
-      if (type === TYPE.SOA && node === zone.apex) continue
+      if (type === RRType.SOA && node === zone.apex) continue
       for (const rdata of rrset.rdata) rest.push({ name: node.owner, type, class: 1, ttl: rrset.ttl, rdata })
     }
   }
@@ -62,7 +63,7 @@ function ixfrRecords (zone: ZoneData, all: { soa: WireRecord, rest: WireRecord[]
   return out
 }
 
-const isSoa = (r: ZoneRecord): boolean => r.type === TYPE.SOA
+const isSoa = (r: ZoneRecord): boolean => r.type === RRType.SOA
 
 export interface TransferRequest {
   bytes: Uint8Array
@@ -111,7 +112,7 @@ export function answerTransfer (index: ZoneIndex, req: TransferRequest): Uint8Ar
 
   const all = zoneRecords(zone)
   if (all === undefined) return refuse(Rcode.SERVFAIL)
-  const ixfrSoa = q.type === TYPE.IXFR ? query.authority.find(r => r.type === TYPE.SOA) : undefined
+  const ixfrSoa = q.type === RRType.IXFR ? query.authority.find(r => r.type === RRType.SOA) : undefined
   const records = ixfrSoa === undefined ? [all.soa, ...all.rest, all.soa] : ixfrRecords(zone, all, readSoa(ixfrSoa.rdata).serial)
   const messages: Uint8Array[] = []
   let w = new MessageWriter(MESSAGE_SIZE)

@@ -1,5 +1,5 @@
 import { isSubdomain, wireKey, type WireName } from '../../zone/name.ts'
-import { TYPE } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { WireRecord } from '../wire/message.ts'
 import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
@@ -89,7 +89,7 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
   const zone = index.find(name)
   if (zone === undefined) return { kind: 'refused' }
   // A zone without its SOA has no data yet (a secondary never transferred): SERVFAIL, as BIND.
-  if (zone.apex?.rrsets.has(TYPE.SOA) !== true) return { kind: 'servfail', reason: 'zone not loaded' }
+  if (zone.apex?.rrsets.has(RRType.SOA) !== true) return { kind: 'servfail', reason: 'zone not loaded' }
   if (zone.expired) return { kind: 'servfail', reason: 'zone expired' }
   for (let step = 0; step <= MAX_CHAIN; step++) {
     const key = wireKey(name)
@@ -103,17 +103,17 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
       if (node === undefined) continue
       const exact = at === 0
       // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1).
-      if (node.rrsets.has(TYPE.NS) && !(exact && qtype === TYPE.DS)) return { kind: 'delegation', zone, cut: node, answer }
-      const dname = node.rrsets.get(TYPE.DNAME)
+      if (node.rrsets.has(RRType.NS) && !(exact && qtype === RRType.DS)) return { kind: 'delegation', zone, cut: node, answer }
+      const dname = node.rrsets.get(RRType.DNAME)
       if (dname !== undefined && !exact) {
         const target = dname.rdata[0]!
-        answer.push(...rrsetRecords(node.owner, TYPE.DNAME, dname))
+        answer.push(...rrsetRecords(node.owner, RRType.DNAME, dname))
         const next = substitute(name, name.subarray(at), target)
         // RFC 6672 §2.2: YXDOMAIN, with the DNAME in the answer as its proof.
         if (next === undefined) return { kind: 'yxdomain', zone, answer }
-        answer.push({ name, type: TYPE.CNAME, class: 1, ttl: dname.ttl, rdata: next })
+        answer.push({ name, type: RRType.CNAME, class: 1, ttl: dname.ttl, rdata: next })
         // The synthesized CNAME is itself the answer to a CNAME or ANY question (RFC 1034 §4.3.2 step 3a).
-        if (qtype === TYPE.CNAME || qtype === TYPE.ANY) return { kind: 'hit', zone, answer }
+        if (qtype === RRType.CNAME || qtype === RRType.ANY) return { kind: 'hit', zone, answer }
         const nextZone = index.find(next)
         if (nextZone !== zone || nextZone === undefined) return { kind: 'hit', zone, answer }
         name = next
@@ -144,9 +144,9 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
       return { kind: 'hit', zone, answer, varies: varies(wanted) }
     }
     // RFC 1034 §4.3.2 step 3a: follow a CNAME unless the question's type matches it (CNAME, ANY).
-    const cname = node.rrsets.get(TYPE.CNAME)
-    if (cname !== undefined && qtype !== TYPE.CNAME && qtype !== TYPE.ANY) {
-      answer.push(...rrsetRecords(owner, TYPE.CNAME, cname))
+    const cname = node.rrsets.get(RRType.CNAME)
+    if (cname !== undefined && qtype !== RRType.CNAME && qtype !== RRType.ANY) {
+      answer.push(...rrsetRecords(owner, RRType.CNAME, cname))
       const target = cname.rdata[0]!
       // Follow inside this zone only; an answer ending outside it is complete as it is. A CNAME
       // to itself is a loop like any other (SERVFAIL at the next step).
@@ -154,7 +154,7 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
       name = target
       continue
     }
-    if (qtype === TYPE.ANY && node.rrsets.size > 0) {
+    if (qtype === RRType.ANY && node.rrsets.size > 0) {
       // RFC 8482 §4.2: answer ANY with one rrset.
       const [type, rrset] = [...node.rrsets.entries()].sort((a, b) => a[0] - b[0])[0]!
       answer.push(...rrsetRecords(owner, type, rrset))

@@ -4,7 +4,8 @@ import { parseIpv4, parseIpv6 } from '../../zone/rdata/fields.ts'
 import { readSoa } from '../../zone/rdata/soa.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
-import { CLASS_ANY, CLASS_IN, Opcode, Rcode, TYPE } from '../wire/constants.ts'
+import { CLASS_ANY, CLASS_IN, Opcode, Rcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Message } from '../wire/message.ts'
 import { MessageWriter } from '../wire/writer.ts'
 import { OUR_UDP_SIZE } from './respond.ts'
@@ -50,7 +51,7 @@ export function sameAddress (a: string, b: string): boolean {
 
 /** The serial of the SOA in the answer section, when the primary sent one for the zone (RFC 1996 §3.7). */
 function answeredSerial (query: Message, zone: ZoneData): number | undefined {
-  const soa = query.answers.find(r => r.type === TYPE.SOA && nameEquals(r.name, zone.origin))
+  const soa = query.answers.find(r => r.type === RRType.SOA && nameEquals(r.name, zone.origin))
   if (soa === undefined) return undefined
   try {
     return readSoa(soa.rdata).serial
@@ -68,7 +69,7 @@ export function notifyState (query: Message, address: string, index: ZoneIndex):
   if (query.questions.length !== 1) return { kind: 'formerr' }
   const q = query.questions[0]!
   // RFC 1996 §3.7: QTYPE SOA, the zone's name in QNAME.
-  if (q.type !== TYPE.SOA || q.class === CLASS_ANY) return { kind: 'formerr' }
+  if (q.type !== RRType.SOA || q.class === CLASS_ANY) return { kind: 'formerr' }
   if (q.class !== CLASS_IN) return { kind: 'refused' }
   // Only the apex: a name below a zone's apex is no zone of ours (BIND: NOTAUTH).
   const zone = index.get(q.name)

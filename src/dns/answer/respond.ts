@@ -1,6 +1,7 @@
 import { isSubdomain } from '../../zone/name.ts'
 import { readSoa } from '../../zone/rdata/soa.ts'
-import { Rcode, TYPE } from '../wire/constants.ts'
+import { Rcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
 import type { ZoneData } from '../index/zone-data.ts'
@@ -15,7 +16,7 @@ function addresses (zone: ZoneData, target: Uint8Array): WireRecord[] {
   const node = zone.node(target)
   if (node === undefined) return []
   const out: WireRecord[] = []
-  for (const type of [TYPE.A, TYPE.AAAA]) {
+  for (const type of [RRType.A, RRType.AAAA]) {
     const rrset = node.rrsets.get(type)
     if (rrset !== undefined) out.push(...rrsetRecords(target, type, rrset))
   }
@@ -24,18 +25,18 @@ function addresses (zone: ZoneData, target: Uint8Array): WireRecord[] {
 
 /** The name an MX, NS or SRV record points at (RFC 1035 §3.3.9, §3.3.11; RFC 2782). */
 function targetOf (r: WireRecord): Uint8Array | undefined {
-  if (r.type === TYPE.NS) return r.rdata
-  if (r.type === TYPE.MX) return r.rdata.subarray(2)
-  if (r.type === TYPE.SRV) return r.rdata.subarray(6)
+  if (r.type === RRType.NS) return r.rdata
+  if (r.type === RRType.MX) return r.rdata.subarray(2)
+  if (r.type === RRType.SRV) return r.rdata.subarray(6)
   return undefined
 }
 
 /** RFC 2308 §3: negative answers carry the SOA, its TTL the lesser of its TTL and its minimum. */
 function negativeSoa (zone: ZoneData): WireRecord | undefined {
-  const soa = zone.apex?.rrsets.get(TYPE.SOA)
+  const soa = zone.apex?.rrsets.get(RRType.SOA)
   if (soa === undefined) return undefined
   const rdata = soa.rdata[0]!
-  return { name: zone.origin, type: TYPE.SOA, class: 1, ttl: Math.min(soa.ttl, readSoa(rdata).minimum), rdata }
+  return { name: zone.origin, type: RRType.SOA, class: 1, ttl: Math.min(soa.ttl, readSoa(rdata).minimum), rdata }
 }
 
 export interface ResponseOptions {
@@ -89,8 +90,8 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
       // RFC 1034 §4.3.2 step 3b: a referral is not authoritative.
       aa = state.answer.length > 0
       answer.push(...state.answer)
-      const ns = state.cut.rrsets.get(TYPE.NS)!
-      authority.push(...rrsetRecords(state.cut.owner, TYPE.NS, ns))
+      const ns = state.cut.rrsets.get(RRType.NS)!
+      authority.push(...rrsetRecords(state.cut.owner, RRType.NS, ns))
       for (const r of authority) additional.push(...addresses(state.zone, r.rdata))
       break
     }

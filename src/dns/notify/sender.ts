@@ -1,7 +1,8 @@
 import { createSocket, type Socket } from 'node:dgram'
 import { isIPv6 } from 'node:net'
 import { randomInt } from 'node:crypto'
-import { CLASS_IN, Opcode, TYPE } from '../wire/constants.ts'
+import { CLASS_IN, Opcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { WireRecord } from '../wire/message.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
 
@@ -23,7 +24,7 @@ export interface NotifyOptions {
 export function notifyMessage (id: number, soa: WireRecord): Uint8Array {
   const w = new MessageWriter(512)
   w.header({ id, qr: false, opcode: Opcode.NOTIFY, aa: true, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
-  w.question({ name: soa.name, type: TYPE.SOA, class: CLASS_IN })
+  w.question({ name: soa.name, type: RRType.SOA, class: CLASS_IN })
   w.record(Section.Answer, soa)
   return w.finish()
 }

@@ -6,7 +6,8 @@ import { notifyRcode, notifyResponse, notifyState } from '../answer/notify.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
 import { answerSignedQuery } from '../answer/signed-query.ts'
-import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode, TYPE } from '../wire/constants.ts'
+import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
 import { MessageWriter, releaseScratch } from '../wire/writer.ts'
 import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
@@ -49,7 +50,7 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
   let udpSize = MAX_UDP_NO_EDNS
   if (request[11] === 1) {
     // OPT: root owner, type 41, class = UDP size, TTL = ext-rcode/version/flags.
-    if (p + 11 > request.length || request[p] !== 0 || request[p + 1] !== 0 || request[p + 2] !== TYPE.OPT) return undefined
+    if (p + 11 > request.length || request[p] !== 0 || request[p + 1] !== 0 || request[p + 2] !== RRType.OPT) return undefined
     udpSize = Math.max(MAX_UDP_NO_EDNS, (request[p + 3]! << 8) | request[p + 4]!)
     if (request[p + 6] !== 0) return undefined
     edns = (request[p + 7]! & 0x80) !== 0 ? 2 : 1
@@ -153,7 +154,7 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   if (query.edns !== undefined && query.edns.version > 0) return emit(Rcode.BADVERS, errorResponse(request, Rcode.BADVERS, query))
   if (q.class !== CLASS_IN && q.class !== CLASS_ANY) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
   // Zone transfers are answered by the transfer handler, over TCP, to allowed peers only.
-  if (q.type === TYPE.AXFR || q.type === TYPE.IXFR || q.type === TYPE.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
+  if (q.type === RRType.AXFR || q.type === RRType.IXFR || q.type === RRType.OPT) return emit(Rcode.REFUSED, errorResponse(request, Rcode.REFUSED, query))
   const maxSize = client.transport === 'tcp' ? 65535 : Math.max(MAX_UDP_NO_EDNS, Math.min(query.edns?.udpSize ?? MAX_UDP_NO_EDNS, OUR_UDP_SIZE * 4))
   // RFC 8945 §5.3: a signed query gets a signed answer (or a TSIG error), never a cached reply.
   if (query.tsig !== undefined) {

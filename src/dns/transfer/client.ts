@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { connect, isIPv6 } from 'node:net'
 import { nameToString, type WireName } from '../../zone/name.ts'
-import { CLASS_IN, TYPE } from '../wire/constants.ts'
+import { CLASS_IN } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { decodeMessage } from '../wire/message.ts'
 import { ResponseVerifier, signMessage, type TsigKey } from '../wire/tsig.ts'
 import { MessageWriter, Section } from '../wire/writer.ts'
@@ -62,8 +63,8 @@ function serialSoa (serial: number): Uint8Array {
 function buildRequest (zone: WireName, id: number, serial: number | undefined): Uint8Array {
   const w = new MessageWriter(512)
   w.header({ id, qr: false, opcode: 0, aa: false, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
-  w.question({ name: zone, type: serial === undefined ? TYPE.AXFR : TYPE.IXFR, class: CLASS_IN })
-  if (serial !== undefined) w.record(Section.Authority, { name: zone, type: TYPE.SOA, class: CLASS_IN, ttl: 0, rdata: serialSoa(serial) })
+  w.question({ name: zone, type: serial === undefined ? RRType.AXFR : RRType.IXFR, class: CLASS_IN })
+  if (serial !== undefined) w.record(Section.Authority, { name: zone, type: RRType.SOA, class: CLASS_IN, ttl: 0, rdata: serialSoa(serial) })
   return w.finish()
 }
 

@@ -3,7 +3,8 @@ import { readSoa } from '../../zone/rdata/soa.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { serialGreater } from '../../zone/serial.ts'
 import type { JournalStep } from '../index/zone-data.ts'
-import { CLASS_IN, Rcode, TYPE } from '../wire/constants.ts'
+import { CLASS_IN, Rcode } from '../wire/constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
 
 /** Why a transfer failed, for `transferStatusDetails` (one word a caller can switch on). */
@@ -109,7 +110,7 @@ export class TransferReader {
     if (++this.count > this.maxRecords) throw this.bad(`sent more than ${this.maxRecords} records`)
     if (r.class !== CLASS_IN) throw this.bad(`sent a record of class ${r.class} at ${nameToString(r.name)}`)
     if (!isSubdomain(r.name, this.zone)) throw this.bad(`sent ${nameToString(r.name)}, which is outside the zone`)
-    const isSoa = r.type === TYPE.SOA
+    const isSoa = r.type === RRType.SOA
     if (isSoa && !nameEquals(r.name, this.zone)) throw this.bad(`sent a SOA record at ${nameToString(r.name)}, below the apex`)
     const record: ZoneRecord = { owner: r.name, type: r.type, ttl: r.ttl, rdata: r.rdata }
     const state = this.state
@@ -175,7 +176,7 @@ export class TransferReader {
 
   /** AXFR (RFC 5936 §2.2): every record once; the zone's single SOA again closes the transfer. */
   private full (r: WireRecord, record: ZoneRecord): void {
-    if (r.type !== TYPE.SOA) {
+    if (r.type !== RRType.SOA) {
       this.records.push(record)
       return
     }
@@ -184,7 +185,7 @@ export class TransferReader {
   }
 
   private isClosing (r: WireRecord): boolean {
-    return r.type === TYPE.SOA && sameOctets(r.rdata, this.first!.rdata)
+    return r.type === RRType.SOA && sameOctets(r.rdata, this.first!.rdata)
   }
 
   private soaSerial (r: WireRecord): number {

@@ -25,29 +25,6 @@ export const CLASS_IN = 1
 export const CLASS_ANY = 255
 export const CLASS_NONE = 254
 
-export const TYPE = {
-  A: 1,
-  NS: 2,
-  CNAME: 5,
-  SOA: 6,
-  PTR: 12,
-  MX: 15,
-  TXT: 16,
-  AAAA: 28,
-  SRV: 33,
-  DNAME: 39,
-  OPT: 41,
-  DS: 43,
-  RRSIG: 46,
-  NSEC: 47,
-  DNSKEY: 48,
-  TKEY: 249,
-  TSIG: 250,
-  IXFR: 251,
-  AXFR: 252,
-  ANY: 255
-} as const
-
 /** Sizes (RFC 1035 §2.3.4, RFC 6891 §6.2.5). */
 export const MAX_UDP_NO_EDNS = 512
 export const MAX_MESSAGE = 65535

@@ -1,6 +1,6 @@
 import { ByteReader, ByteWriter, WireError } from '../../zone/rdata/bytes.ts'
 import { rdataType } from '../../zone/rdata/registry.ts'
-import { TYPE } from './constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { readName } from './read-name.ts'
 
 export interface Question {
@@ -136,7 +136,7 @@ export function decodeMessage (msg: Uint8Array): Message {
       const start = pos
       const { record, next } = readRecord(msg, pos)
       pos = next
-      if (s === 2 && record.type === TYPE.OPT) {
+      if (s === 2 && record.type === RRType.OPT) {
         // RFC 6891 §6.1.1: at most one OPT, owner the root.
         if (m.edns !== undefined) throw new WireError('more than one OPT record')
         if (record.name.length !== 1) throw new WireError('OPT owner is not the root')
@@ -144,7 +144,7 @@ export function decodeMessage (msg: Uint8Array): Message {
         m.rcode |= m.edns.extendedRcode << 4
         continue
       }
-      if (s === 2 && record.type === TYPE.TSIG) {
+      if (s === 2 && record.type === RRType.TSIG) {
         // RFC 8945 §5.1: TSIG is the last record of the additional section.
         if (i !== count - 1) throw new WireError('TSIG is not the last additional record')
         m.tsig = { record, offset: start }

@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { lowerName, nameEquals, parseName, wireNameLength, type WireName } from '../../zone/name.ts'
 import { ByteReader, ByteWriter, WireError } from '../../zone/rdata/bytes.ts'
-import { CLASS_ANY, Rcode, TYPE } from './constants.ts'
+import { CLASS_ANY, Rcode } from './constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Message } from './message.ts'
 
 /** TSIG algorithms (RFC 8945 §6) by our configuration name, with their wire names and hashes. */
@@ -264,7 +265,7 @@ function appendTsig (message: Uint8Array, keyName: WireName, t: TsigRdata): Uint
   const w = new ByteWriter(message.length + keyName.length + 10 + rdata.length)
   w.bytes(message)
   w.bytes(keyName)
-  w.u16(TYPE.TSIG)
+  w.u16(RRType.TSIG)
   w.u16(CLASS_ANY)
   w.u32(0)
   w.u16(rdata.length)

@@ -1,7 +1,7 @@
 import { ByteReader } from '../../zone/rdata/bytes.ts'
 import { rdataType } from '../../zone/rdata/registry.ts'
 import { wireKey } from '../../zone/name.ts'
-import { TYPE } from './constants.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import type { Edns, Message, Question, WireRecord } from './message.ts'
 
 /** The header fields of a message; of `rcode` the low 4 bits go in the header, higher bits need an OPT record (`opt`). */
@@ -105,7 +105,7 @@ export class MessageWriter {
       p += o.data.length
     }
     const ttl = ((edns.extendedRcode & 0xff) << 24 | (edns.version & 0xff) << 16 | (edns.dnssecOk ? 0x8000 : 0)) >>> 0
-    return this.record(Section.Additional, { name: ROOT, type: TYPE.OPT, class: edns.udpSize, ttl, rdata })
+    return this.record(Section.Additional, { name: ROOT, type: RRType.OPT, class: edns.udpSize, ttl, rdata })
   }
 
   /** The message; counts are filled in. The writer must not be used afterwards. */

@@ -1,7 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
 import type { EngineName } from '../engine.ts'
 import type { AuditRow, Database } from '../schema.ts'
-import type { AuditFilterValues, AuditQuery, AuditStore, NewAuditRecord } from '../store.ts'
+import type { AuditEntry, AuditFilterValues, AuditQuery, AuditStore, NewAuditRecord } from '../store.ts'
+import { decodeAuditDetail, encodeAuditDetail } from './codec.ts'
 
 type AuditEb = ExpressionBuilder<Database, 'audit_records'>
 type TextColumn = 'user_name' | 'object' | 'parent' | 'change_comment'
@@ -28,7 +29,7 @@ export class SqlAuditStore implements AuditStore {
       change_type: record.changeType,
       object: record.object,
       parent: record.parent ?? null,
-      detail: JSON.stringify({ changes: record.detail?.changes ?? [], others: record.detail?.others ?? [] }),
+      detail: encodeAuditDetail(record.detail),
       change_comment: record.changeComment ?? null,
       change_time: record.changeTime ?? new Date().toISOString()
     }).execute()
@@ -39,7 +40,7 @@ export class SqlAuditStore implements AuditStore {
    * records, `before` reads the oldest records newer than it (in ascending order, then flipped),
    * so a page costs the same at any depth and records added meanwhile never shift a page.
    */
-  async list (query: AuditQuery): Promise<AuditRow[]> {
+  async list (query: AuditQuery): Promise<AuditEntry[]> {
     if (query.accountIds.length === 0) return []
     const backwards = query.before !== undefined
     const dir = backwards ? 'asc' : 'desc'
@@ -73,7 +74,7 @@ export class SqlAuditStore implements AuditStore {
     }
     if ((query.parentNames ?? []).length > 0) q = q.where(eb => likeAny(eb, 'parent', query.parentNames!))
     if ((query.changeComments ?? []).length > 0) q = q.where(eb => likeAny(eb, 'change_comment', query.changeComments!))
-    const rows = await q.orderBy('change_time', dir).orderBy('id', dir).limit(query.limit).execute()
+    const rows = (await q.orderBy('change_time', dir).orderBy('id', dir).limit(query.limit).execute()).map(r => ({ ...r, detail: decodeAuditDetail(r.detail) }))
     return backwards ? rows.reverse() : rows
   }
 

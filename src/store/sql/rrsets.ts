@@ -1,7 +1,8 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
-import { poolKindOfProfile, VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
+import { VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
 import type { Database, RrsetTable } from '../schema.ts'
 import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset, WireRrset } from '../store.ts'
+import { decodeProfile, decodeTextList, encodeProfile, encodeTextList } from './codec.ts'
 
 /** Rdata of an rrset on disk: each record as a 16-bit length and its wire octets. */
 export function packRdata (rdata: readonly Uint8Array[]): Uint8Array {
@@ -50,7 +51,7 @@ function belowEnd (ownerKey: string): string {
 }
 
 function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, 'id'> {
-  const rdataText = JSON.stringify(r.rdataText)
+  const rdataText = encodeTextList(r.rdataText)
   return {
     zone_id: zoneId,
     owner_key: r.ownerKey,
@@ -59,8 +60,8 @@ function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, '
     ttl: r.ttl,
     rdata_text: rdataText,
     rdata_wire: packRdata(r.rdata),
-    profile: r.profile,
-    kind: r.profile === null ? null : (r.kind ?? poolKindOfProfile(r.profile)),
+    profile: encodeProfile(r.profile),
+    kind: r.profile?.kind ?? null,
     value_key: (r.rdataText[0] ?? '').slice(0, VALUE_KEY_LENGTH),
     updated_at: now
   }
@@ -73,9 +74,8 @@ function fromRow (r: Omit<RrsetTable, 'id'>): StoredRrset {
     type: r.rrtype,
     ttl: Number(r.ttl),
     rdata: unpackRdata(new Uint8Array(r.rdata_wire)),
-    rdataText: JSON.parse(r.rdata_text) as string[],
-    profile: r.profile,
-    kind: r.kind
+    rdataText: decodeTextList(r.rdata_text),
+    profile: decodeProfile(r.profile)
   }
 }
 
@@ -90,7 +90,8 @@ function matching (f: RrsetFilter) {
       terms.push(sql<SqlBool>`lower(owner_name) like ${containing(f.ownerSubstring)} escape '\\'`)
     }
     if (f.valueSubstring !== undefined && f.valueSubstring !== '') {
-      terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(f.valueSubstring)} escape '\\'`)
+      // rdata_text is a JSON list: look for the value as JSON spells it (`"` and `\` escaped).
+      terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(JSON.stringify(f.valueSubstring).slice(1, -1))} escape '\\'`)
     }
     const k = f.kinds
     if (k !== undefined) {
@@ -136,7 +137,7 @@ export class SqlRrsetStore implements RrsetStore {
 
   async listWire (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]> {
     const rows = await this.page(this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_wire', 'profile']), zoneId, limit, after)
-    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(r.rdata_wire), profile: r.profile }))
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(r.rdata_wire), profile: decodeProfile(r.profile) }))
   }
 
   /** One keyset page of a zone's rrsets in canonical order, after a position. */
@@ -156,7 +157,7 @@ export class SqlRrsetStore implements RrsetStore {
   async countRecords (zoneId: string): Promise<number> {
     const rows = await this.db.selectFrom('rrsets').select('rdata_text').where('zone_id', '=', zoneId).execute()
     let n = 0
-    for (const r of rows) n += (JSON.parse(r.rdata_text) as unknown[]).length
+    for (const r of rows) n += decodeTextList(r.rdata_text).length
     return n
   }
 

@@ -3,7 +3,8 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
-import type { NewZone, Scope, ZoneChanges, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
+import type { NewZone, Scope, Zone, ZoneChanges, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
+import { decodeZone, encodeSettings, newSettingsColumns } from './codec.ts'
 
 /** The column each list order sorts by (then by name, which is unique). */
 const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_count' | 'z.zone_type'> = {
@@ -15,7 +16,10 @@ const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_
 
 const VERSION_COLUMNS = ['id', 'name', 'zone_type', 'status', 'version', 'serial', 'original_zone_id'] as const
 
-type ZoneQuery = SelectQueryBuilder<Database & { z: ZoneRow, a: Database['accounts'] }, 'z' | 'a', ZoneWithAccount>
+type ZoneRowWithAccount = ZoneRow & { account_name: string }
+type ZoneQuery = SelectQueryBuilder<Database & { z: ZoneRow, a: Database['accounts'] }, 'z' | 'a', ZoneRowWithAccount>
+
+const decoded = (row: ZoneRowWithAccount | undefined): ZoneWithAccount | undefined => row === undefined ? undefined : decodeZone(row)
 
 /** Index hints of a list query (SQLite only; see `SqlZoneStore.listHints`). */
 interface ListHints {
@@ -34,7 +38,7 @@ export class SqlZoneStore implements ZoneStore {
     private readonly touched: (zoneId: string) => Promise<void> = async () => {}
   ) {}
 
-  async create (zone: NewZone): Promise<ZoneRow> {
+  async create (zone: NewZone): Promise<Zone> {
     const now = new Date().toISOString()
     const row: ZoneRow = {
       id: randomUUID(),
@@ -47,18 +51,8 @@ export class SqlZoneStore implements ZoneStore {
       serial: zone.serial ?? 0,
       version: 1,
       record_count: zone.recordCount ?? 0,
-      mail_monitor: 0,
-      cert_enabled: 0,
       network2: 0,
-      inherit: null,
-      registrar_info: null,
-      restrict_ip_list: null,
-      tsig: null,
-      notify_addresses: null,
-      primary_name_servers: null,
-      transfer_status: null,
-      notification_email: null,
-      ...zone.sections,
+      ...newSettingsColumns(zone.settings),
       original_zone_id: zone.originalZoneId ?? null,
       account_name_key: zone.accountNameKey,
       created_at: now,
@@ -71,7 +65,7 @@ export class SqlZoneStore implements ZoneStore {
       throw err
     }
     await this.touched(row.id)
-    return row
+    return decodeZone(row)
   }
 
   private base (): ZoneQuery {
@@ -83,7 +77,7 @@ export class SqlZoneStore implements ZoneStore {
 
   async findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined> {
     if (scope.accountIds.length === 0) return undefined
-    return await this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst()
+    return decoded(await this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst())
   }
 
   async exists (name: string): Promise<boolean> {
@@ -91,23 +85,24 @@ export class SqlZoneStore implements ZoneStore {
   }
 
   async findById (id: string): Promise<ZoneWithAccount | undefined> {
-    return await this.base().where('z.id', '=', id).executeTakeFirst()
+    return decoded(await this.base().where('z.id', '=', id).executeTakeFirst())
   }
 
   async lockById (id: string): Promise<ZoneWithAccount | undefined> {
     const q = this.base().where('z.id', '=', id)
-    return await (this.engine.name === 'postgres' ? q.forUpdate('z') : q).executeTakeFirst()
+    return decoded(await (this.engine.name === 'postgres' ? q.forUpdate('z') : q).executeTakeFirst())
   }
 
-  async update (id: string, changes: ZoneChanges): Promise<ZoneRow> {
+  async update (id: string, changes: ZoneChanges): Promise<Zone> {
+    const { settings, ...columns } = changes
     const row = await this.db.updateTable('zones')
-      .set(eb => ({ ...changes, version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+      .set(eb => ({ ...columns, ...encodeSettings(settings ?? {}), version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirst()
     if (row === undefined) throw new ZonalError('ZONE_NOT_FOUND')
     await this.touched(id)
-    return row
+    return decodeZone(row)
   }
 
   async deleteById (id: string): Promise<void> {
@@ -124,8 +119,8 @@ export class SqlZoneStore implements ZoneStore {
     return true
   }
 
-  async aliasesOf (zoneId: string): Promise<ZoneRow[]> {
-    return await this.db.selectFrom('zones').selectAll().where('original_zone_id', '=', zoneId).orderBy('name').execute()
+  async aliasesOf (zoneId: string): Promise<Zone[]> {
+    return (await this.db.selectFrom('zones').selectAll().where('original_zone_id', '=', zoneId).orderBy('name').execute()).map(decodeZone)
   }
 
   /**
@@ -190,7 +185,7 @@ export class SqlZoneStore implements ZoneStore {
     }
     q = col === 'z.name' ? q.orderBy('z.name', dir) : q.orderBy(col, dir).orderBy('z.name', dir)
     if (query.offset !== undefined && query.offset > 0) q = q.offset(query.offset)
-    const rows = await q.limit(query.limit).execute()
+    const rows = (await q.limit(query.limit).execute()).map(decodeZone)
     return backwards ? rows.reverse() : rows
   }
 

@@ -1,5 +1,5 @@
 import { ZonalError } from '../../errors/catalog.ts'
-import { poolComment, type StoredProfile } from '../../zone/pools/index.ts'
+import { poolComment } from '../../zone/pools/index.ts'
 import type { Store, WireRrset, ZoneWithAccount } from '../../store/store.ts'
 import { compareBytes } from '../../zone/checks/sort.ts'
 import { nameToString, parseName, wireKey, type WireName } from '../../zone/name.ts'
@@ -9,15 +9,6 @@ import { zoneHeader, ZoneTextWriter } from '../../zonefile/writer.ts'
 
 /** Rrsets read per query: a zone of any size is read in pages, never in one query. */
 export const EXPORT_PAGE_SIZE = 1000
-
-/** The comment naming the pool of an rrset with a pool profile (the pool module's wording). */
-export function poolCommentOf (profile: string, ownerName: string): string {
-  let parsed: StoredProfile = {}
-  try {
-    parsed = JSON.parse(profile) as StoredProfile
-  } catch {}
-  return poolComment(parsed, ownerName)
-}
 
 /** The records of one stored rrset, rdata in canonical (octet) order. */
 function recordsOf (rrset: WireRrset, owner: WireName): ZoneRecord[] {
@@ -56,7 +47,7 @@ export async function storedZoneText (store: Store, zone: ZoneWithAccount, creat
       const stored = parseName(rrset.ownerName)
       // An alias exports its primary's data moved under the alias name, rdata names included.
       const owner = aliased ? renameUnder(stored, sourceOrigin, origin) : stored
-      if (rrset.profile !== null) pools.set(`${wireKey(owner)}/${rrset.type}`, poolCommentOf(rrset.profile, nameToString(owner)))
+      if (rrset.profile !== null) pools.set(`${wireKey(owner)}/${rrset.type}`, poolComment(rrset.profile, nameToString(owner)))
       for (const r of recordsOf(rrset, stored)) records.push(aliased ? renameRecord(r, sourceOrigin, origin) : r)
     }
     body.push(writer.push(records))

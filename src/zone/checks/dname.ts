@@ -1,9 +1,8 @@
 import { isSubdomain, nameToString, type WireName } from '../name.ts'
 import type { ZoneRecord } from '../record.ts'
+import { RRType } from '../rrtype.ts'
 import { checkProblem } from './problem.ts'
 import { firstOfType, type CheckContext, type OwnerRun, type ZoneRule } from './rule.ts'
-
-const DNAME = 39
 
 /**
  * RFC 6672 §2.3: no data below a DNAME owner (it would never be reached). In canonical order
@@ -18,7 +17,7 @@ export function dnameRule (): ZoneRule {
         open.reported = true
         ctx.problems.push(checkProblem('ZONE_DNAME_WITH_CHILDREN', nameToString(open.owner), `for example ${nameToString(run.owner)}`, open.record.line))
       }
-      const dname = firstOfType(run, DNAME)
+      const dname = firstOfType(run, RRType.DNAME)
       if (dname !== undefined && run.inZone && open === undefined) open = { owner: run.owner, record: dname, reported: false }
     }
   }

@@ -1,11 +1,8 @@
 import { canonicalOrderKey, isSubdomain, nameToString, type WireName } from '../name.ts'
 import type { ZoneRecord } from '../record.ts'
+import { RRType } from '../rrtype.ts'
 import { checkProblem } from './problem.ts'
 import { firstOfType, type CheckContext, type OwnerRun, type ZoneRule } from './rule.ts'
-
-const NS = 2
-const A = 1
-const AAAA = 28
 
 /** Binary search in an ascending array of strings. */
 function contains (sorted: readonly string[], key: string): boolean {
@@ -32,10 +29,10 @@ export function glueRule (): ZoneRule {
   return {
     onOwner (run: OwnerRun, ctx: CheckContext) {
       if (!run.inZone) return
-      if (firstOfType(run, A) !== undefined || firstOfType(run, AAAA) !== undefined) withAddress.push(run.key)
+      if (firstOfType(run, RRType.A) !== undefined || firstOfType(run, RRType.AAAA) !== undefined) withAddress.push(run.key)
       for (let i = run.start; i < run.end; i++) {
         const r = run.records[i]!
-        if (r.type === NS && isSubdomain(r.rdata, ctx.origin)) targets.push({ owner: run.owner, target: r.rdata, record: r })
+        if (r.type === RRType.NS && isSubdomain(r.rdata, ctx.origin)) targets.push({ owner: run.owner, target: r.rdata, record: r })
       }
     },
     finish (ctx: CheckContext) {

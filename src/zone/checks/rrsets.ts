@@ -1,5 +1,5 @@
 import { nameToString } from '../name.ts'
-import { typeName } from '../rdata/registry.ts'
+import { typeName } from '../rrtype.ts'
 import { checkProblem } from './problem.ts'
 import type { CheckContext, OwnerRun, ZoneRule } from './rule.ts'
 import { compareBytes } from './sort.ts'

@@ -1,8 +1,7 @@
 import { nameToString } from '../name.ts'
+import { RRType } from '../rrtype.ts'
 import { checkProblem } from './problem.ts'
 import type { CheckContext, OwnerRun, ZoneRule } from './rule.ts'
-
-const SOA = 6
 
 /** RFC 1035 §5.2: exactly one SOA, at the apex. */
 export function soaRule (): ZoneRule {
@@ -12,7 +11,7 @@ export function soaRule (): ZoneRule {
     onOwner (run: OwnerRun, ctx: CheckContext) {
       for (let i = run.start; i < run.end; i++) {
         const r = run.records[i]!
-        if (r.type !== SOA) continue
+        if (r.type !== RRType.SOA) continue
         if (!run.apex) {
           if (run.inZone) ctx.problems.push(checkProblem('ZONE_SOA_NOT_AT_APEX', nameToString(run.owner), undefined, r.line))
           continue

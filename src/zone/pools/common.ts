@@ -1,10 +1,9 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import { familyOf, invalid, ipAddress, MAX_TEXT, ProfileObject } from './fields.ts'
+import { RRType } from '../rrtype.ts'
+import type { PoolFieldsByKind, PoolKind, PoolMonitor } from './profile.ts'
 
-export type PoolKind = 'RD_POOLS' | 'SB_POOLS' | 'TC_POOLS' | 'SF_POOLS' | 'SLB_POOLS' | 'DIR_POOLS'
-
-/** A validated, normalised profile as stored: its `@context` first, then the fields of its type. */
-export type StoredProfile = Record<string, unknown>
+export type { PoolKind } from './profile.ts'
 
 /** What a pool type's validation gets. */
 export interface PoolInput {
@@ -18,8 +17,8 @@ export interface PoolInput {
 }
 
 /** One pool type: its `@context`, the record types it applies to, its fields and its comment. */
-export interface PoolType {
-  kind: PoolKind
+export interface PoolType<K extends PoolKind = PoolKind> {
+  kind: K
   /** The schema name in the `@context` URI (`RDPool` → `http://schemas.ultradns.com/RDPool.jsonschema`). */
   schema: string
   /** Short name in the export comment (`RD pool …`). */
@@ -29,13 +28,16 @@ export interface PoolType {
   /** How the 70004 error names `rrtypes` ("A or AAAA"). */
   rrtypeText: string
   /** Check and normalise the fields (without `@context`); throws ZonalError naming the field. */
-  validate (input: PoolInput): Record<string, unknown>
+  validate (input: PoolInput): PoolFieldsByKind[K]
   /** The settings the export comment shows, e.g. `order ROUND_ROBIN`. */
-  summary (profile: StoredProfile): string
+  summary (profile: PoolFieldsByKind[K]): string
 }
 
+/** Any one pool type (a union, so each keeps its own field types). */
+export type AnyPoolType = { [K in PoolKind]: PoolType<K> }[PoolKind]
+
 /** Record types of the traffic-steering pools: A and AAAA only (70004 otherwise). */
-export const ADDRESS_TYPES: ReadonlySet<number> = new Set([1, 28])
+export const ADDRESS_TYPES: ReadonlySet<number> = new Set([RRType.A, RRType.AAAA])
 
 export const ORDERS = ['FIXED', 'RANDOM', 'ROUND_ROBIN'] as const
 export const FORCED_STATES = ['FORCED_ACTIVE', 'FORCED_INACTIVE', 'NOT_FORCED'] as const
@@ -60,11 +62,11 @@ export const INT32_MAX = 2147483647
  *   POOL_MONITOR_URL_REQUIRED (110003), POOL_PROFILE_INVALID (a URL that is not http(s)),
  *   POOL_PROFILE_KEY_INVALID.
  */
-export function monitorOf (p: ProfileObject): Record<string, unknown> {
+export function monitorOf (p: ProfileObject): PoolMonitor {
   const m = p.object('monitor', ['method', 'url', 'transmittedData', 'searchString'])
   if (m === undefined) throw new ZonalError('POOL_MONITOR_REQUIRED', p.at('monitor'))
   if (!m.has('method')) throw new ZonalError('POOL_MONITOR_METHOD_REQUIRED', m.at('method'))
-  const method = m.choice('method', ['GET', 'POST'] as const)
+  const method = m.choice('method', ['GET', 'POST'] as const)!
   const url = m.string('url', 2048)
   if (url === undefined || url === '') throw new ZonalError('POOL_MONITOR_URL_REQUIRED', m.at('url'))
   if (!isHttpUrl(url)) throw invalid(`${m.at('url')} must be an http:// or https:// URL`)

@@ -1,15 +1,15 @@
 import { compareBytes } from '../checks/sort.ts'
-import '../rdata/index.ts'
-import { parseTypeName, typeName } from '../rdata/registry.ts'
+import { parseTypeName, RRType, typeName } from '../rrtype.ts'
 import { checkInfoCount, descriptionOf, INT32_MAX, type PoolType } from './common.ts'
 import { invalid, parseIp, ProfileObject, type IpValue } from './fields.ts'
+import type { DirGroups, GeoGroup, IpGroup, IpGroupEntry } from './profile.ts'
 
 /**
  * Record types a directional pool may hold: A, CNAME, PTR, HINFO, MX, TXT, RP, AAAA, SRV, NAPTR
  * and SPF (the UltraDNS directional pool documentation; the Terraform provider documents A,
  * AAAA, MX, PTR, SRV and TXT of them).
  */
-export const DIR_TYPES: ReadonlySet<number> = new Set([1, 5, 12, 13, 15, 16, 17, 28, 33, 35, 99])
+export const DIR_TYPES: ReadonlySet<number> = new Set([RRType.A, RRType.CNAME, RRType.PTR, RRType.HINFO, RRType.MX, RRType.TXT, RRType.RP, RRType.AAAA, RRType.SRV, RRType.NAPTR, RRType.SPF])
 
 /** Region groups a geo group may name besides the two-character country and special codes. */
 export const GEO_REGIONS: ReadonlySet<string> = new Set(['NAM', 'SAM', 'EUR', 'AFR', 'ASI', 'OCN', 'ANT'])
@@ -22,7 +22,7 @@ const GEO_CODE = /^[A-Z][A-Z0-9]$/
  * are a set, stored sorted without repeats (the real API keeps them in a sorted set). A group
  * that refers to an existing or account-level group may leave its codes out.
  */
-function geoInfoOf (g: ProfileObject): Record<string, unknown> {
+function geoInfoOf (g: ProfileObject): GeoGroup {
   const name = g.string('name')
   if (name === undefined || name.trim() === '') throw invalid(`${g.at('name')} is required`)
   const existing = g.bool('isExistingGroupFromPool', false)
@@ -45,7 +45,7 @@ function geoInfoOf (g: ProfileObject): Record<string, unknown> {
 }
 
 /** One `ips` entry: `{start, end}`, `{cidr}` or `{address}`, IPv4 or IPv6. */
-function ipRangeOf (value: unknown, path: string): Record<string, string> {
+function ipRangeOf (value: unknown, path: string): IpGroupEntry {
   const r = ProfileObject.of(value, path, ['start', 'end', 'cidr', 'address'])
   const forms = [r.has('start') || r.has('end'), r.has('cidr'), r.has('address')].filter(Boolean).length
   if (forms !== 1) throw invalid(`${path} must have exactly one of (start, end), cidr or address`)
@@ -72,7 +72,7 @@ function ipRangeOf (value: unknown, path: string): Record<string, string> {
 }
 
 /** `ipInfo {name, ips[], isExistingGroupFromPool, isAccountLevel}`. */
-function ipInfoOf (g: ProfileObject): Record<string, unknown> {
+function ipInfoOf (g: ProfileObject): IpGroup {
   const name = g.string('name')
   if (name === undefined || name.trim() === '') throw invalid(`${g.at('name')} is required`)
   const existing = g.bool('isExistingGroupFromPool', false)
@@ -83,7 +83,7 @@ function ipInfoOf (g: ProfileObject): Record<string, unknown> {
 }
 
 /** The groups of an rdataInfo or noResponse entry. */
-function groupsOf (r: ProfileObject): Record<string, unknown> {
+function groupsOf (r: ProfileObject): DirGroups {
   const geo = r.object('geoInfo', ['name', 'codes', 'isExistingGroupFromPool', 'forceOverlap', 'isAccountLevel'])
   const ip = r.object('ipInfo', ['name', 'ips', 'isExistingGroupFromPool', 'isAccountLevel'])
   return {
@@ -104,7 +104,7 @@ function groupsOf (r: ProfileObject): Record<string, unknown> {
  * @throws ZonalError DIR_POOL_RDATA_INFO_COUNT (90001), POOL_PROFILE_INVALID,
  *   POOL_PROFILE_KEY_INVALID.
  */
-export const DIR_POOL: PoolType = {
+export const DIR_POOL: PoolType<'DIR_POOLS'> = {
   kind: 'DIR_POOLS',
   schema: 'DirPool',
   label: 'Dir',
@@ -150,10 +150,10 @@ export const DIR_POOL: PoolType = {
 }
 
 /** A territory code in two groups of one pool would make the answer ambiguous. */
-function checkDisjointCodes (entries: readonly { groups: Record<string, unknown>, path: string }[]): void {
+function checkDisjointCodes (entries: readonly { groups: DirGroups, path: string }[]): void {
   const owner = new Map<string, string>()
   for (const { groups, path } of entries) {
-    const codes = (groups.geoInfo as { codes?: string[] } | undefined)?.codes ?? []
+    const codes = groups.geoInfo?.codes ?? []
     for (const code of codes) {
       const first = owner.get(code)
       if (first !== undefined) throw invalid(`${path}.geoInfo.codes: ${code} is already in ${first}.geoInfo`)

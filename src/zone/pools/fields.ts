@@ -1,5 +1,6 @@
 import { ZonalError, type ErrorName } from '../../errors/catalog.ts'
 import { formatIpv6, parseIpv4, parseIpv6 } from '../rdata/fields.ts'
+import { RRType } from '../rrtype.ts'
 
 /** Longest free-text field (descriptions, names, search strings) a profile may hold. */
 export const MAX_TEXT = 1024
@@ -128,5 +129,5 @@ export function ipAddress (value: unknown, path: string, family?: 4 | 6): string
 
 /** The address family of a pool's records: 4 for A, 6 for AAAA. */
 export function familyOf (type: number): 4 | 6 {
-  return type === 28 ? 6 : 4
+  return type === RRType.AAAA ? 6 : 4
 }

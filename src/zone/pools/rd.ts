@@ -8,7 +8,7 @@ import { ProfileObject } from './fields.ts'
  * @remarks The real API expects `order`; a profile without one is taken as ROUND_ROBIN, the
  * Python client's default. `description` defaults to the owner name.
  */
-export const RD_POOL: PoolType = {
+export const RD_POOL: PoolType<'RD_POOLS'> = {
   kind: 'RD_POOLS',
   schema: 'RDPool',
   label: 'RD',

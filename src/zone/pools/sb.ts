@@ -1,6 +1,7 @@
 import { ZonalError } from '../../errors/catalog.ts'
 import { ADDRESS_TYPES, backupRdataOf, checkInfoCount, descriptionOf, INT32_MAX, ORDERS, type PoolType } from './common.ts'
 import { invalid, ProfileObject } from './fields.ts'
+import type { BackupRecord, PoolRecordInfo } from './profile.ts'
 
 /** Pool record states of SiteBacker and Traffic Controller pools. */
 export const RECORD_STATES = ['NORMAL', 'ACTIVE', 'INACTIVE'] as const
@@ -19,11 +20,13 @@ export const COMPUTED_KEYS = ['status', 'availableToServe', 'type'] as const
  * @throws ZonalError POOL_PRIORITY_INVALID (110008), TC_POOL_WEIGHT_INVALID (110015),
  *   POOL_PROFILE_INVALID, POOL_PROFILE_KEY_INVALID.
  */
-export function recordInfoOf (value: unknown, path: string, index: number, weighted: boolean): Record<string, unknown> {
+export function recordInfoOf (value: unknown, path: string, index: number, weighted: true): PoolRecordInfo & { weight: number }
+export function recordInfoOf (value: unknown, path: string, index: number, weighted: false): PoolRecordInfo
+export function recordInfoOf (value: unknown, path: string, index: number, weighted: boolean): PoolRecordInfo & { weight?: number } {
   const keys = ['state', 'runProbes', 'priority', 'failoverDelay', 'threshold', ...COMPUTED_KEYS]
   const r = ProfileObject.of(value, path, weighted ? [...keys, 'weight'] : keys)
   checkComputed(r)
-  const info: Record<string, unknown> = {
+  const info: PoolRecordInfo & { weight?: number } = {
     state: r.choice('state', RECORD_STATES) ?? 'NORMAL',
     runProbes: r.bool('runProbes', true),
     priority: r.int('priority', 1, 99999, 'POOL_PRIORITY_INVALID') ?? index + 1,
@@ -35,7 +38,7 @@ export function recordInfoOf (value: unknown, path: string, index: number, weigh
     if (weight !== undefined && (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 2 || weight > 100 || weight % 2 !== 0)) {
       throw new ZonalError('TC_POOL_WEIGHT_INVALID', r.at('weight'))
     }
-    info.weight = weight ?? 2
+    info.weight = (weight as number | undefined) ?? 2
   }
   return info
 }
@@ -49,7 +52,7 @@ export function checkComputed (r: ProfileObject, keys: readonly string[] = COMPU
 }
 
 /** A backup record `{rdata, failoverDelay}` of an SB or TC pool: an address of the pool's family. */
-export function backupRecordOf (value: unknown, path: string, type: number): Record<string, unknown> {
+export function backupRecordOf (value: unknown, path: string, type: number): BackupRecord {
   const r = ProfileObject.of(value, path, ['rdata', 'failoverDelay', 'availableToServe', 'type'])
   checkComputed(r)
   return { rdata: backupRdataOf(r, type), failoverDelay: r.int('failoverDelay', 0, 30) ?? 0 }
@@ -64,7 +67,7 @@ export function backupRecordOf (value: unknown, path: string, type: number): Rec
  * @throws ZonalError SB_POOL_RDATA_INFO_COUNT (110007) unless one rdataInfo per rdata,
  *   POOL_ORDER_INVALID (70007), and the field errors of {@link recordInfoOf}.
  */
-export const SB_POOL: PoolType = {
+export const SB_POOL: PoolType<'SB_POOLS'> = {
   kind: 'SB_POOLS',
   schema: 'SBPool',
   label: 'SB',

@@ -14,7 +14,7 @@ import { ProfileObject } from './fields.ts'
  *   (100004), SF_POOL_RECORD_STATE_INVALID (10005), the monitor errors (100003, 110002, 110003),
  *   POOL_FAILOVER_RDATA_REQUIRED (110001), POOL_PROFILE_INVALID, POOL_PROFILE_KEY_INVALID.
  */
-export const SF_POOL: PoolType = {
+export const SF_POOL: PoolType<'SF_POOLS'> = {
   kind: 'SF_POOLS',
   schema: 'SFPool',
   label: 'SF',
@@ -28,7 +28,7 @@ export const SF_POOL: PoolType = {
     const state = p.raw('liveRecordState')
     if (state !== undefined && state !== 'NOT_FORCED' && state !== 'FORCED_INACTIVE') throw new ZonalError('SF_POOL_RECORD_STATE_INVALID', p.at('liveRecordState'))
     if (!p.has('regionFailureSensitivity')) throw new ZonalError('SF_POOL_REGION_FAILURE_SENSITIVITY_REQUIRED', p.at('regionFailureSensitivity'))
-    const sensitivity = p.choice('regionFailureSensitivity', SENSITIVITIES)
+    const sensitivity = p.choice('regionFailureSensitivity', SENSITIVITIES)!
     const monitor = monitorOf(p)
     const backup = p.object('backupRecord', ['rdata', 'description'])
     if (backup === undefined) throw new ZonalError('SF_POOL_BACKUP_RECORD_REQUIRED', p.at('backupRecord'))

@@ -18,7 +18,7 @@ export const SLB_MAX_RECORDS = 5
  *   monitor errors (100003, 110002, 110003), POOL_FAILOVER_RDATA_REQUIRED (110001),
  *   POOL_PROFILE_INVALID, POOL_PROFILE_KEY_INVALID.
  */
-export const SLB_POOL: PoolType = {
+export const SLB_POOL: PoolType<'SLB_POOLS'> = {
   kind: 'SLB_POOLS',
   schema: 'SLBPool',
   label: 'SLB',

@@ -12,7 +12,7 @@ import { backupRecordOf, recordInfoOf } from './sb.ts'
  * @throws ZonalError TC_POOL_RDATA_INFO_COUNT (110009), TC_POOL_WEIGHT_INVALID (110015), and
  *   the field errors of {@link recordInfoOf}.
  */
-export const TC_POOL: PoolType = {
+export const TC_POOL: PoolType<'TC_POOLS'> = {
   kind: 'TC_POOLS',
   schema: 'TCPool',
   label: 'TC',

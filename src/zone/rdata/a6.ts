@@ -11,7 +11,8 @@
  */
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { formatIpv6, parseIpv6, type ParseContext } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { RdataError, TokenReader, type Token } from './tokens.ts'
 import { nameToString, parseName, wireNameLength } from '../name.ts'
 
@@ -78,8 +79,8 @@ export function formatA6 (rdata: Uint8Array): string {
  * A6 (RFC 2874 §3.1). The layout depends on the prefix length, which a field list cannot say,
  * so `fields` is empty and parsing, writing and the wire check are custom.
  */
-export const A6 = registerType({
-  type: 38,
+export const A6 = defineType({
+  type: RRType.A6,
   mnemonic: 'A6',
   rfcs: ['RFC 2874 §3.1', 'RFC 6563'],
   fields: [],

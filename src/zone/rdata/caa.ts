@@ -1,6 +1,7 @@
 import { ByteReader, WireError } from './bytes.ts'
 import { stringRest, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { RdataError } from './tokens.ts'
 
 const TAG = /^[A-Za-z0-9]{1,255}$/
@@ -26,8 +27,8 @@ const tag: Field = {
 const KNOWN_TAGS = new Set(['issue', 'issuewild', 'iodef', 'contactemail', 'contactphone', 'issuemail', 'issuevmc'])
 
 /** CAA: certification authority authorization (RFC 8659 §4.1). */
-export const CAA = registerType({
-  type: 257,
+export const CAA = defineType({
+  type: RRType.CAA,
   mnemonic: 'CAA',
   rfcs: ['RFC 8659 §4.1'],
   fields: [u8('flags'), tag, stringRest('value')],

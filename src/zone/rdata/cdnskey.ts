@@ -1,13 +1,14 @@
 import { ByteReader } from './bytes.ts'
 import { DNSKEY_FIELDS, validateDnskey } from './dnskey.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * CDNSKEY: child copy of DNSKEY (RFC 7344 §3.2), with the DNSKEY layout. `0 3 0 AA==` asks the
  * parent to remove its DS records (RFC 8078 §4).
  */
-export const CDNSKEY = registerType({
-  type: 60,
+export const CDNSKEY = defineType({
+  type: RRType.CDNSKEY,
   mnemonic: 'CDNSKEY',
   rfcs: ['RFC 7344 §3.2', 'RFC 8078 §4'],
   fields: DNSKEY_FIELDS,

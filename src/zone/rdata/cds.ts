@@ -1,13 +1,14 @@
 import { ByteReader } from './bytes.ts'
 import { DS_FIELDS, validateDsDigest } from './ds.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * CDS: child copy of DS (RFC 7344 §3.1), with the DS layout. `0 0 0 00` asks the parent to
  * remove its DS records (RFC 8078 §4).
  */
-export const CDS = registerType({
-  type: 59,
+export const CDS = defineType({
+  type: RRType.CDS,
   mnemonic: 'CDS',
   rfcs: ['RFC 7344 §3.1', 'RFC 8078 §4'],
   fields: DS_FIELDS,

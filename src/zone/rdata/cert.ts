@@ -1,6 +1,7 @@
 import { algorithm } from './dnssec-algorithms.ts'
 import { base64Rest, mnemonicNumber, u16, type Mnemonics } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** Certificate type mnemonics (RFC 4398 §2.1), read in any case and written as BIND writes them. */
 const CERT_TYPES: Mnemonics = (() => {
@@ -16,8 +17,8 @@ const CERT_TYPES: Mnemonics = (() => {
  * read as numbers or mnemonics and, as BIND 9.18 writes them, written as mnemonics where one is
  * known (`PKIX 0 RSASHA256 …`, `65000 2 DSA …`); the certificate is base64 with pieces joined.
  */
-export const CERT = registerType({
-  type: 37,
+export const CERT = defineType({
+  type: RRType.CERT,
   mnemonic: 'CERT',
   rfcs: ['RFC 4398 §2'],
   fields: [

@@ -1,7 +1,8 @@
 import { ByteReader } from './bytes.ts'
 import { algorithm } from './dnssec-algorithms.ts'
 import { base64Rest, u16, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * The DNSKEY layout (RFC 4034 §2.1, presentation §2.2), shared by CDNSKEY: flags, protocol,
@@ -31,8 +32,8 @@ export function validateDnskey (rdata: Uint8Array): string[] {
 }
 
 /** DNSKEY: a DNSSEC public key (RFC 4034 §2; REVOKE flag RFC 5011 §3). */
-export const DNSKEY = registerType({
-  type: 48,
+export const DNSKEY = defineType({
+  type: RRType.DNSKEY,
   mnemonic: 'DNSKEY',
   rfcs: ['RFC 4034 §2', 'RFC 5011 §3'],
   fields: DNSKEY_FIELDS,

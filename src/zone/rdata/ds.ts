@@ -1,7 +1,8 @@
 import { ByteReader } from './bytes.ts'
 import { algorithm, DS_DIGEST_LENGTHS, digestType } from './dnssec-algorithms.ts'
 import { hexRest, u16, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * The DS layout (RFC 4034 §5.1, presentation §5.3), shared by CDS, DLV and TA: key tag,
@@ -31,8 +32,8 @@ export function validateDsDigest (rdata: Uint8Array): string[] {
 }
 
 /** DS: delegation signer (RFC 4034 §5; digest types RFC 4509, RFC 6605). */
-export const DS = registerType({
-  type: 43,
+export const DS = defineType({
+  type: RRType.DS,
   mnemonic: 'DS',
   rfcs: ['RFC 4034 §5', 'RFC 4509', 'RFC 6605'],
   fields: DS_FIELDS,

@@ -1,3 +1,4 @@
+import { formatIpv6, parseIpv4, parseIpv6 } from '../ip.ts'
 import { NameError, nameToStringAt, parseName, wireNameLength, type WireName } from '../name.ts'
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { RdataError, TokenReader, escapeBytes, unescapeBytes, type Token } from './tokens.ts'
@@ -128,85 +129,8 @@ export function name (label: string, compress = false): Field {
 
 export const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/
 
-export function parseIpv4 (text: string): Uint8Array | undefined {
-  // Dotted quad, decimal without leading zeros (as the IPV4 pattern above).
-  const out = new Uint8Array(4)
-  let part = 0
-  let value = 0
-  let digits = 0
-  for (let i = 0; i <= text.length; i++) {
-    const c = i === text.length ? 0x2e : text.charCodeAt(i)
-    if (c === 0x2e) {
-      if (digits === 0 || part > 3) return undefined
-      out[part++] = value
-      value = 0
-      digits = 0
-      continue
-    }
-    const d = c - 0x30
-    if (d < 0 || d > 9 || (digits === 1 && value === 0)) return undefined
-    value = value * 10 + d
-    if (++digits > 3 || value > 255) return undefined
-  }
-  return part === 4 ? out : undefined
-}
-
-/** Parse an IPv6 address (with `::` and an embedded dotted quad). */
-export function parseIpv6 (text: string): Uint8Array | undefined {
-  if (!/^[0-9a-fA-F:.]+$/.test(text) || text.length > 45) return undefined
-  let head = text
-  if (text.includes('.')) {
-    // An embedded dotted quad (::ffff:192.0.2.1) becomes the last two groups.
-    const lastColon = text.lastIndexOf(':')
-    const v4 = parseIpv4(text.slice(lastColon + 1))
-    if (v4 === undefined) return undefined
-    head = text.slice(0, lastColon + 1) + ((v4[0]! << 8) | v4[1]!).toString(16) + ':' + ((v4[2]! << 8) | v4[3]!).toString(16)
-  }
-  const parts = head.split('::')
-  if (parts.length > 2) return undefined
-  const left = parts[0] === '' ? [] : parts[0]!.split(':')
-  const right = parts.length === 2 ? (parts[1] === '' ? [] : parts[1]!.split(':')) : []
-  const groups = parts.length === 2 ? 8 - left.length - right.length : 0
-  if (parts.length === 1 && left.length !== 8) return undefined
-  if (parts.length === 2 && groups < 1) return undefined
-  const all = [...left, ...Array<string>(groups).fill('0'), ...right]
-  if (all.length !== 8 || all.some(g => !/^[0-9a-fA-F]{1,4}$/.test(g))) return undefined
-  const out = new Uint8Array(16)
-  all.forEach((g, i) => {
-    const v = parseInt(g, 16)
-    out[i * 2] = v >> 8
-    out[i * 2 + 1] = v & 0xff
-  })
-  return out
-}
-
-/** RFC 5952 text form of an IPv6 address. */
-export function formatIpv6 (b: Uint8Array): string {
-  const groups: number[] = []
-  for (let i = 0; i < 16; i += 2) groups.push((b[i]! << 8) | b[i + 1]!)
-  let bestStart = -1
-  let bestLen = 1
-  for (let i = 0; i < 8;) {
-    if (groups[i] !== 0) {
-      i++
-      continue
-    }
-    let j = i
-    while (j < 8 && groups[j] === 0) j++
-    if (j - i > bestLen) {
-      bestStart = i
-      bestLen = j - i
-    }
-    i = j
-  }
-  // RFC 5952 §5 and BIND (inet_ntop): IPv4-mapped and IPv4-compatible addresses end in a dotted quad.
-  if (bestStart === 0 && (bestLen === 6 || (bestLen === 5 && groups[5] === 0xffff))) {
-    return (bestLen === 5 ? '::ffff:' : '::') + Array.from(b.subarray(12, 16)).join('.')
-  }
-  const hex = groups.map(g => g.toString(16))
-  if (bestStart < 0) return hex.join(':')
-  return hex.slice(0, bestStart).join(':') + '::' + hex.slice(bestStart + bestLen).join(':')
-}
+// The one address parser of the service (zone/ip.ts), re-exported for the rdata modules.
+export { formatIpv6, parseIpv4, parseIpv6 }
 
 export function ipv4 (label: string): Field {
   return {

@@ -1,6 +1,7 @@
 import { ByteReader, WireError } from './bytes.ts'
 import { base64Rest, formatIpv6, parseIpv4, parseIpv6, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { RdataError } from './tokens.ts'
 import { NameError, nameToString, parseName, wireNameLength } from '../name.ts'
 
@@ -68,8 +69,8 @@ function readGateway (r: ByteReader, type: number): string {
  * The public key may be absent (algorithm 0, RFC 4025 §2.4), as the RFC allows; BIND 9.18 reads
  * no IPSECKEY without a key, in text or on the wire, so such a record does not load in BIND.
  */
-export const IPSECKEY = registerType({
-  type: 45,
+export const IPSECKEY = defineType({
+  type: RRType.IPSECKEY,
   mnemonic: 'IPSECKEY',
   rfcs: ['RFC 4025 §2', 'RFC 4025 §3.1'],
   fields: [u8('precedence'), gateway, base64Rest('public key', { allowEmpty: true })],

@@ -10,7 +10,8 @@
  */
 import { ByteReader, ByteWriter, WireError } from './bytes.ts'
 import { u32, u8 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { RdataError, TokenReader, type Token } from './tokens.ts'
 
 /** 2^31: the equator and the prime meridian (RFC 1876 §2). */
@@ -167,8 +168,8 @@ export function formatLoc (rdata: Uint8Array): string {
  * LOC (RFC 1876). `fields` is the version 0 wire layout; presentation and checks are custom,
  * since the text order and units differ from the wire.
  */
-export const LOC = registerType({
-  type: 29,
+export const LOC = defineType({
+  type: RRType.LOC,
   mnemonic: 'LOC',
   rfcs: ['RFC 1876'],
   fields: [u8('version'), u8('size'), u8('horizontal precision'), u8('vertical precision'), u32('latitude'), u32('longitude'), u32('altitude')],

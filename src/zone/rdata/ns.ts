@@ -1,5 +1,6 @@
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** NS: an authoritative name server (RFC 1035 §3.3.11). */
-export const NS = registerType({ type: 2, mnemonic: 'NS', rfcs: ['RFC 1035 §3.3.11'], fields: [name('nsdname', true)] })
+export const NS = defineType({ type: RRType.NS, mnemonic: 'NS', rfcs: ['RFC 1035 §3.3.11'], fields: [name('nsdname', true)] })

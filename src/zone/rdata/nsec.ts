@@ -1,11 +1,9 @@
 import { ByteReader } from './bytes.ts'
 import { name } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { decodeTypeBitmap, typeBitmap } from './type-bitmap.ts'
 import { wireNameLength } from '../name.ts'
-
-const RRSIG_TYPE = 46
-const NSEC_TYPE = 47
 
 /**
  * NSEC: next secure name and the types at the owner (RFC 4034 §4; presentation §4.2). The next
@@ -13,8 +11,8 @@ const NSEC_TYPE = 47
  * type bit map, which BIND 9.18 refuses; validation reports it, as every NSEC must list NSEC and
  * RRSIG (RFC 4035 §2.3).
  */
-export const NSEC = registerType({
-  type: 47,
+export const NSEC = defineType({
+  type: RRType.NSEC,
   mnemonic: 'NSEC',
   rfcs: ['RFC 4034 §4', 'RFC 4035 §2.3'],
   fields: [name('next domain name'), typeBitmap('type bit maps')],
@@ -22,7 +20,7 @@ export const NSEC = registerType({
     const r = new ByteReader(rdata)
     r.bytes(wireNameLength(rdata, 0))
     const types = decodeTypeBitmap(r.rest())
-    const missing = [NSEC_TYPE, RRSIG_TYPE].filter(t => !types.includes(t))
+    const missing = [RRType.NSEC, RRType.RRSIG].filter(t => !types.includes(t))
     if (missing.length > 0) return ['type bit map must include NSEC and RRSIG (RFC 4035 §2.3)']
     return []
   }

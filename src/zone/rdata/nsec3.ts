@@ -1,6 +1,7 @@
 import { ByteReader } from './bytes.ts'
 import { base32hexWithLength8, hexWithLength8, u16, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { typeBitmap } from './type-bitmap.ts'
 
 /** The NSEC3 and NSEC3PARAM parameters (RFC 5155 §3.1.1-§3.1.5, presentation §3.3 and §4.3). */
@@ -14,8 +15,8 @@ const HASH_LENGTHS: ReadonlyMap<number, number> = new Map([[1, 20]])
  * for none; the next hashed owner name is unpadded base32hex (RFC 4648 §7), written in upper
  * case as BIND writes it. The type bit map may be empty (an empty non-terminal, RFC 5155 §7.1).
  */
-export const NSEC3 = registerType({
-  type: 50,
+export const NSEC3 = defineType({
+  type: RRType.NSEC3,
   mnemonic: 'NSEC3',
   rfcs: ['RFC 5155 §3', 'RFC 9276'],
   fields: [...NSEC3_PARAMETER_FIELDS, base32hexWithLength8('next hashed owner name'), typeBitmap('type bit maps')],

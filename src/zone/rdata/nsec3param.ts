@@ -1,10 +1,11 @@
 import { ByteReader } from './bytes.ts'
 import { NSEC3_PARAMETER_FIELDS } from './nsec3.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** NSEC3PARAM: the NSEC3 parameters of a zone (RFC 5155 §4; presentation §4.3, `-` for no salt). */
-export const NSEC3PARAM = registerType({
-  type: 51,
+export const NSEC3PARAM = defineType({
+  type: RRType.NSEC3PARAM,
   mnemonic: 'NSEC3PARAM',
   rfcs: ['RFC 5155 §4', 'RFC 9276'],
   fields: NSEC3_PARAMETER_FIELDS,

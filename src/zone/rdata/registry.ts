@@ -1,124 +1,78 @@
 import { ByteReader, WireError } from './bytes.ts'
-import { checkFields, decodeHex, encodeHex, formatFields, parseFields, type Field, type ParseContext } from './fields.ts'
+import { checkFields, decodeHex, encodeHex, formatFields, parseFields, type ParseContext } from './fields.ts'
 import { RdataError, type Token } from './tokens.ts'
 import { NameError } from '../name.ts'
+import type { RdataType } from './rdata-type.ts'
+import { parseTypeName, typeLabel, typeName } from '../rrtype.ts'
+import { A } from './a.ts'
+import { A6 } from './a6.ts'
+import { AAAA } from './aaaa.ts'
+import { AFSDB } from './afsdb.ts'
+import { CAA } from './caa.ts'
+import { CDNSKEY } from './cdnskey.ts'
+import { CDS } from './cds.ts'
+import { CERT } from './cert.ts'
+import { CNAME } from './cname.ts'
+import { DLV } from './dlv.ts'
+import { DNAME } from './dname.ts'
+import { DNSKEY } from './dnskey.ts'
+import { DS } from './ds.ts'
+import { HINFO } from './hinfo.ts'
+import { HTTPS } from './https.ts'
+import { IPSECKEY } from './ipseckey.ts'
+import { KX } from './kx.ts'
+import { LOC } from './loc.ts'
+import { MF } from './mf.ts'
+import { MX } from './mx.ts'
+import { NAPTR } from './naptr.ts'
+import { NS } from './ns.ts'
+import { NSEC } from './nsec.ts'
+import { NSEC3 } from './nsec3.ts'
+import { NSEC3PARAM } from './nsec3param.ts'
+import { OPENPGPKEY } from './openpgpkey.ts'
+import { PTR } from './ptr.ts'
+import { RP } from './rp.ts'
+import { RRSIG } from './rrsig.ts'
+import { SMIMEA } from './smimea.ts'
+import { SOA } from './soa.ts'
+import { SPF } from './spf.ts'
+import { SRV } from './srv.ts'
+import { SSHFP } from './sshfp.ts'
+import { SVCB } from './svcb.ts'
+import { TA } from './ta.ts'
+import { TKEY } from './tkey.ts'
+import { TLSA } from './tlsa.ts'
+import { TSIG } from './tsig.ts'
+import { TXT } from './txt.ts'
+import { URI } from './uri.ts'
+import { ZONEMD } from './zonemd.ts'
 
 /**
- * A record type: its number and mnemonic, its rdata layout, and the RFCs it follows. Each type
- * lives in its own module (`zone/rdata/<type>.ts`) and registers itself here (STYLE.md §8.1).
+ * Every record type with an rdata module. The registry imports each module itself and builds its
+ * tables from this list, so it is complete however it is reached (the wire codec imports it
+ * without `index.ts`). Adding a type: one module, one line here.
  */
-export interface RdataType {
-  readonly type: number
-  readonly mnemonic: string
-  readonly rfcs: readonly string[]
-  readonly fields: readonly Field[]
-  /** Semantic checks beyond the layout; returns reasons (empty when valid). */
-  validate?: (rdata: Uint8Array) => string[]
-  /** Custom presentation parser, when a field list cannot express the type. */
-  parse?: (tokens: readonly Token[], ctx: ParseContext) => Uint8Array
-  /** Custom presentation writer. */
-  format?: (rdata: Uint8Array) => string
-  /** Custom wire check. @throws WireError */
-  check?: (rdata: Uint8Array) => void
-}
+export const RDATA_TYPES: readonly RdataType[] = [
+  A, A6, AAAA, AFSDB, CAA, CDNSKEY, CDS, CERT, CNAME, DLV, DNAME, DNSKEY, DS, HINFO, HTTPS, IPSECKEY, KX, LOC, MF, MX, NAPTR, NS, NSEC, NSEC3, NSEC3PARAM, OPENPGPKEY, PTR, RP, RRSIG, SMIMEA, SOA, SPF, SRV, SSHFP, SVCB, TA, TKEY, TLSA, TSIG, TXT, URI, ZONEMD
+]
 
 const byNumber = new Map<number, RdataType>()
-const byMnemonic = new Map<string, RdataType>()
-
-/**
- * Mnemonics of types and query types that have no rdata module (meta types, obsolete types):
- * they are named, and their data is handled in the RFC 3597 generic form.
- */
-const OTHER_MNEMONICS: Record<number, string> = {
-  3: 'MD',
-  7: 'MB',
-  8: 'MG',
-  9: 'MR',
-  10: 'NULL',
-  11: 'WKS',
-  14: 'MINFO',
-  19: 'X25',
-  20: 'ISDN',
-  21: 'RT',
-  22: 'NSAP',
-  23: 'NSAP-PTR',
-  24: 'SIG',
-  25: 'KEY',
-  26: 'PX',
-  27: 'GPOS',
-  30: 'NXT',
-  31: 'EID',
-  32: 'NIMLOC',
-  34: 'ATMA',
-  40: 'SINK',
-  41: 'OPT',
-  42: 'APL',
-  49: 'DHCID',
-  55: 'HIP',
-  56: 'NINFO',
-  57: 'RKEY',
-  58: 'TALINK',
-  62: 'CSYNC',
-  104: 'NID',
-  105: 'L32',
-  106: 'L64',
-  107: 'LP',
-  108: 'EUI48',
-  109: 'EUI64',
-  251: 'IXFR',
-  252: 'AXFR',
-  253: 'MAILB',
-  254: 'MAILA',
-  255: 'ANY'
-}
-const otherByMnemonic = new Map(Object.entries(OTHER_MNEMONICS).map(([n, m]) => [m, Number(n)]))
-
-/** Add a type to the registry (called once by each type module). */
-export function registerType (t: RdataType): RdataType {
-  if (byNumber.has(t.type)) throw new Error(`type ${t.type} registered twice`)
+for (const t of RDATA_TYPES) {
+  if (byNumber.has(t.type)) throw new Error(`type ${t.type} listed twice`)
+  if (typeName(t.type) !== t.mnemonic) throw new Error(`type ${t.type} is ${typeName(t.type)} in RRType, not ${t.mnemonic}`)
   byNumber.set(t.type, t)
-  byMnemonic.set(t.mnemonic, t)
-  return t
 }
+
+export { parseTypeName, typeLabel, typeName }
+export type { RdataType }
 
 export function rdataType (type: number): RdataType | undefined {
   return byNumber.get(type)
 }
 
+/** The types with an rdata module, in ascending order. */
 export function registeredTypes (): RdataType[] {
-  return [...byNumber.values()].sort((a, b) => a.type - b.type)
-}
-
-/** Mnemonic of a type number, or `TYPEnnn` (RFC 3597 §5). */
-export function typeName (type: number): string {
-  return byNumber.get(type)?.mnemonic ?? OTHER_MNEMONICS[type] ?? `TYPE${type}`
-}
-
-/** The UltraDNS spelling of a type: `A (1)`. */
-export function typeLabel (type: number): string {
-  return `${typeName(type)} (${type})`
-}
-
-/**
- * Type number of a mnemonic (any case), `TYPEnnn`, a plain number, or the UltraDNS `A (1)`
- * spelling. Returns undefined when it names no type.
- */
-export function parseTypeName (text: string): number | undefined {
-  const s = text.trim()
-  const ultra = /^([A-Za-z0-9-]+)\s*\((\d+)\)$/.exec(s)
-  if (ultra !== null) {
-    const n = parseTypeName(ultra[1]!)
-    return n !== undefined && n === Number(ultra[2]) ? n : undefined
-  }
-  const upper = s.toUpperCase()
-  const known = byMnemonic.get(upper)?.type ?? otherByMnemonic.get(upper)
-  if (known !== undefined) return known
-  const m = /^(?:TYPE)?(\d{1,5})$/.exec(upper)
-  if (m !== null) {
-    const n = Number(m[1])
-    return n <= 0xffff ? n : undefined
-  }
-  return undefined
+  return [...RDATA_TYPES].sort((a, b) => a.type - b.type)
 }
 
 /**

@@ -1,7 +1,8 @@
 import { ByteReader } from './bytes.ts'
 import { algorithm } from './dnssec-algorithms.ts'
 import { base64Rest, name, time32, u16, u32, u8, type Field } from './fields.ts'
-import { parseTypeName, registerType, typeName } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { parseTypeName, RRType, typeName } from '../rrtype.ts'
 import { RdataError } from './tokens.ts'
 import { labelCount, wireNameLength } from '../name.ts'
 
@@ -29,8 +30,8 @@ export function typeCovered (label: string): Field {
  * arithmetic (RFC 4034 §3.1.5) as BIND writes them. The signer's name is never compressed
  * (RFC 4034 §3.1.7) and the signature is base64 with its pieces joined.
  */
-export const RRSIG = registerType({
-  type: 46,
+export const RRSIG = defineType({
+  type: RRType.RRSIG,
   mnemonic: 'RRSIG',
   rfcs: ['RFC 4034 §3', 'RFC 6840 §5.1'],
   fields: [

@@ -1,11 +1,12 @@
 import { ByteReader } from './bytes.ts'
 import { name, ttl32, u32 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { wireNameLength } from '../name.ts'
 
 /** SOA: start of authority (RFC 1035 §3.3.13; minimum is the negative TTL, RFC 2308 §4). */
-export const SOA = registerType({
-  type: 6,
+export const SOA = defineType({
+  type: RRType.SOA,
   mnemonic: 'SOA',
   rfcs: ['RFC 1035 §3.3.13', 'RFC 2308 §4'],
   fields: [name('mname', true), name('rname', true), u32('serial'), ttl32('refresh'), ttl32('retry'), ttl32('expire'), ttl32('minimum')]

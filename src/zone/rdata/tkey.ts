@@ -1,5 +1,6 @@
 import { base64WithLength16, mnemonicNumber, name, time32, u16 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 import { TSIG_ERRORS } from './tsig.ts'
 
 /**
@@ -11,8 +12,8 @@ import { TSIG_ERRORS } from './tsig.ts'
  * `YYYYMMDDHHmmSS` (the RRSIG form, RFC 4034 §3.2). The algorithm name is never compressed
  * (RFC 3597 §4).
  */
-export const TKEY = registerType({
-  type: 249,
+export const TKEY = defineType({
+  type: RRType.TKEY,
   mnemonic: 'TKEY',
   rfcs: ['RFC 2930 §2'],
   fields: [

@@ -1,6 +1,7 @@
 import { ByteReader } from './bytes.ts'
 import { hexRest, u8, type Field } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /**
  * The TLSA layout (RFC 6698 §2.1, presentation §2.2), shared by SMIMEA: certificate usage,
@@ -30,8 +31,8 @@ export function validateTlsa (rdata: Uint8Array): string[] {
 }
 
 /** TLSA: a TLS server certificate association (RFC 6698 §2; usages RFC 7218, RFC 7671). */
-export const TLSA = registerType({
-  type: 52,
+export const TLSA = defineType({
+  type: RRType.TLSA,
   mnemonic: 'TLSA',
   rfcs: ['RFC 6698 §2', 'RFC 7671'],
   fields: TLSA_FIELDS,

@@ -12,24 +12,34 @@ export interface Token {
 /** A rdata value that cannot be parsed or is not valid for its type. */
 export class RdataError extends Error {}
 
+/** How {@link tokenize} reads the characters that are special in zone files only. */
+export interface TokenizeOptions {
+  /**
+   * Zone-file syntax (the default): parentheses group and are dropped, `;` starts a comment.
+   * `false` for one value on its own (an API rdata string): there they are ordinary characters,
+   * so nothing is cut off or dropped silently.
+   */
+  zoneFile?: boolean
+}
+
 /**
  * Split one line of presentation text into tokens: whitespace separates, double quotes group
- * (with `\"` inside), a backslash escapes the next character. Parentheses are taken as
- * grouping and dropped; `;` starts a comment outside quotes.
+ * (with `\"` inside), a backslash escapes the next character. In zone-file syntax parentheses
+ * are taken as grouping and dropped and `;` starts a comment outside quotes.
  *
  * @throws RdataError for an unterminated quoted string.
  */
-export function tokenize (text: string): Token[] {
+export function tokenize (text: string, { zoneFile = true }: TokenizeOptions = {}): Token[] {
   const out: Token[] = []
   const n = text.length
   let i = 0
   while (i < n) {
     const c = text.charCodeAt(i)
-    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x28 || c === 0x29) {
+    if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || (zoneFile && (c === 0x28 || c === 0x29))) {
       i++
       continue
     }
-    if (c === 0x3b) break
+    if (zoneFile && c === 0x3b) break
     if (c === 0x22) {
       let j = i + 1
       let s = ''
@@ -60,7 +70,8 @@ export function tokenize (text: string): Token[] {
         j += 2
         continue
       }
-      if (d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d || d === 0x22 || d === 0x28 || d === 0x29 || d === 0x3b) break
+      if (d === 0x20 || d === 0x09 || d === 0x0a || d === 0x0d || d === 0x22) break
+      if (zoneFile && (d === 0x28 || d === 0x29 || d === 0x3b)) break
       j++
     }
     out.push({ text: text.slice(i, j), quoted: false })

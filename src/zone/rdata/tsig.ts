@@ -1,5 +1,6 @@
 import { base64WithLength16, mnemonicNumber, name, u16, u48, type Mnemonics } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 const RCODES: Array<[number, string]> = [
   [0, 'NOERROR'], [1, 'FORMERR'], [2, 'SERVFAIL'], [3, 'NXDOMAIN'], [4, 'NOTIMP'], [5, 'REFUSED'],
@@ -22,8 +23,8 @@ export const TSIG_ERRORS: Mnemonics = { byName: new Map(RCODES.map(([n, m]) => [
  * when its size is 0), original ID, error (mnemonic such as `BADSIG` or number), other size and
  * other data (left out when its size is 0). The algorithm name is never compressed (RFC 8945 §4.2).
  */
-export const TSIG = registerType({
-  type: 250,
+export const TSIG = defineType({
+  type: RRType.TSIG,
   mnemonic: 'TSIG',
   rfcs: ['RFC 8945 §4.2'],
   fields: [

@@ -1,5 +1,6 @@
 import { charStrings } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** TXT: one or more character-strings (RFC 1035 §3.3.14); long strings are split at 255 octets. */
-export const TXT = registerType({ type: 16, mnemonic: 'TXT', rfcs: ['RFC 1035 §3.3.14', 'RFC 7208 §3.3'], fields: [charStrings('text')] })
+export const TXT = defineType({ type: RRType.TXT, mnemonic: 'TXT', rfcs: ['RFC 1035 §3.3.14', 'RFC 7208 §3.3'], fields: [charStrings('text')] })

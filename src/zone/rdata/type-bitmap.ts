@@ -1,6 +1,6 @@
 import { WireError } from './bytes.ts'
 import type { Field } from './fields.ts'
-import { parseTypeName, typeName } from './registry.ts'
+import { parseTypeName, typeName } from '../rrtype.ts'
 import { RdataError } from './tokens.ts'
 
 /**

@@ -1,6 +1,7 @@
 import { ByteReader } from './bytes.ts'
 import { hexRest, u32, u8 } from './fields.ts'
-import { registerType } from './registry.ts'
+import { defineType } from './rdata-type.ts'
+import { RRType } from '../rrtype.ts'
 
 /** Octets of the digest per hash algorithm (RFC 8976 §2.2.3: 1 SHA-384, 2 SHA-512). */
 const DIGEST_LENGTHS: ReadonlyMap<number, number> = new Map([[1, 48], [2, 64]])
@@ -12,8 +13,8 @@ const MIN_DIGEST = 12
  * ZONEMD: a message digest of the zone (RFC 8976 §2; presentation §2.3): serial, scheme, hash
  * algorithm and the digest in hex (pieces joined).
  */
-export const ZONEMD = registerType({
-  type: 63,
+export const ZONEMD = defineType({
+  type: RRType.ZONEMD,
   mnemonic: 'ZONEMD',
   rfcs: ['RFC 8976 §2'],
   fields: [u32('serial'), u8('scheme'), u8('hash algorithm'), hexRest('digest')],

@@ -10,7 +10,8 @@ import { sameAddress } from '../../../src/dns/answer/notify.ts'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
-import { Opcode, TYPE } from '../../../src/dns/wire/constants.ts'
+import { Opcode } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
@@ -57,8 +58,8 @@ interface Request {
 function notify (r: Request): Uint8Array {
   const w = new MessageWriter(512)
   w.header({ id: 0x4d2, qr: false, opcode: Opcode.NOTIFY, aa: true, tc: false, rd: true, ra: false, ad: false, cd: true, rcode: 0 })
-  if (r.noQuestion !== true) w.question({ name: parseName(r.name ?? 'example.net.'), type: r.type ?? TYPE.SOA, class: r.klass ?? 1 })
-  if (r.soa !== undefined) w.record(Section.Answer, { name: parseName(r.soa[0]), type: TYPE.SOA, class: 1, ttl: 3600, rdata: soaRdata(r.soa[1]) })
+  if (r.noQuestion !== true) w.question({ name: parseName(r.name ?? 'example.net.'), type: r.type ?? RRType.SOA, class: r.klass ?? 1 })
+  if (r.soa !== undefined) w.record(Section.Answer, { name: parseName(r.soa[0]), type: RRType.SOA, class: 1, ttl: 3600, rdata: soaRdata(r.soa[1]) })
   if (r.ednsVersion !== undefined) w.opt({ udpSize: 1232, extendedRcode: 0, version: r.ednsVersion, dnssecOk: false, options: [] })
   return w.finish()
 }
@@ -90,7 +91,7 @@ const cases: Case[] = [
   { what: 'for a zone we do not serve', request: { name: 'example.com.' }, rcode: 9, aa: false },
   { what: 'for a name below a secondary zone\'s apex', request: { name: 'www.example.net.' }, rcode: 9, aa: false },
   // RFC 1996 §3.7: one question, of type SOA. BIND answers FORMERR.
-  { what: 'with a question of type A', request: { type: TYPE.A }, rcode: 1, aa: false },
+  { what: 'with a question of type A', request: { type: RRType.A }, rcode: 1, aa: false },
   { what: 'with no question', request: { noQuestion: true }, rcode: 1, aa: false },
   { what: 'with class ANY', request: { klass: 255 }, rcode: 1, aa: false },
   // BIND answers REFUSED for a class no view serves (HS here; CH goes to its built-in view).

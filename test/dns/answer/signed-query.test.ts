@@ -7,7 +7,8 @@ import { describe, it } from 'node:test'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
-import { Rcode, TYPE } from '../../../src/dns/wire/constants.ts'
+import { Rcode } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { readTsig, signMessage, type TsigKey } from '../../../src/dns/wire/tsig.ts'
 import { MessageWriter } from '../../../src/dns/wire/writer.ts'
@@ -54,7 +55,7 @@ describe('signed queries (RFC 8945)', () => {
   const idx = index()
 
   it('answers a query signed with the zone\'s key, signed with the same key', () => {
-    const q = signedQuery('example.org.', TYPE.SOA, KEY)
+    const q = signedQuery('example.org.', RRType.SOA, KEY)
     const response = handleQuery(q.bytes, UDP, { index: idx })!
     const m = decodeMessage(response)
     assert.equal(m.rcode, Rcode.NOERROR)
@@ -67,7 +68,7 @@ describe('signed queries (RFC 8945)', () => {
   })
 
   it('keeps a signed answer within 512 octets over UDP without EDNS, TSIG included', () => {
-    const q = signedQuery('many.example.org.', TYPE.A, KEY)
+    const q = signedQuery('many.example.org.', RRType.A, KEY)
     const response = handleQuery(q.bytes, UDP, { index: idx })!
     assert.ok(response.length <= 512, `${response.length} octets`)
     const m = decodeMessage(response)
@@ -76,11 +77,11 @@ describe('signed queries (RFC 8945)', () => {
   })
 
   const failures: [string, Uint8Array, number][] = [
-    ['an unknown key name', signedQuery('example.org.', TYPE.SOA, { ...KEY, name: parseName('other-key.') }).bytes, Rcode.BADKEY],
-    ['another algorithm', signedQuery('example.org.', TYPE.SOA, { ...KEY, algorithm: 'hmac-sha512' }).bytes, Rcode.BADKEY],
-    ['a wrong secret', signedQuery('example.org.', TYPE.SOA, { ...KEY, secret: new Uint8Array(Buffer.from('wrong')) }).bytes, Rcode.BADSIG],
-    ['a time outside the fudge', signedQuery('example.org.', TYPE.SOA, KEY, NOW - 3600).bytes, Rcode.BADTIME],
-    ['a zone without a key', signedQuery('example.com.', TYPE.SOA, KEY).bytes, Rcode.BADKEY]
+    ['an unknown key name', signedQuery('example.org.', RRType.SOA, { ...KEY, name: parseName('other-key.') }).bytes, Rcode.BADKEY],
+    ['another algorithm', signedQuery('example.org.', RRType.SOA, { ...KEY, algorithm: 'hmac-sha512' }).bytes, Rcode.BADKEY],
+    ['a wrong secret', signedQuery('example.org.', RRType.SOA, { ...KEY, secret: new Uint8Array(Buffer.from('wrong')) }).bytes, Rcode.BADSIG],
+    ['a time outside the fudge', signedQuery('example.org.', RRType.SOA, KEY, NOW - 3600).bytes, Rcode.BADTIME],
+    ['a zone without a key', signedQuery('example.com.', RRType.SOA, KEY).bytes, Rcode.BADKEY]
   ]
   for (const [what, bytes, error] of failures) {
     it(`answers NOTAUTH with TSIG error ${error} to ${what}`, () => {
@@ -93,7 +94,7 @@ describe('signed queries (RFC 8945)', () => {
   }
 
   it('answers FORMERR to a TSIG whose rdata cannot be read', () => {
-    const q = signedQuery('example.org.', TYPE.SOA, KEY).bytes
+    const q = signedQuery('example.org.', RRType.SOA, KEY).bytes
     const m = decodeMessage(q)
     // Cut the TSIG rdata short: its rdlength and the message shrink by 4.
     const at = m.tsig!.offset + KEY.name.length + 8

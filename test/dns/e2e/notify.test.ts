@@ -15,7 +15,8 @@ import type { Client } from '../../../src/dns/server/handle-query.ts'
 import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
 import { listenUdp } from '../../../src/dns/server/udp-listener.ts'
 import { notifyMessage, sendNotify } from '../../../src/dns/notify/sender.ts'
-import { Opcode, TYPE } from '../../../src/dns/wire/constants.ts'
+import { Opcode } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
@@ -34,7 +35,7 @@ function soa (origin: string, serial: number): WireRecord {
   const o = parseName(origin)
   const text = `$TTL 60\n@ IN SOA ns1 hostmaster ${serial} 60 60 600 60\n`
   const r = parseZoneText(text, { origin: o, includes: 'refuse' }).records[0]!
-  return { name: o, type: TYPE.SOA, class: 1, ttl: 60, rdata: r.rdata }
+  return { name: o, type: RRType.SOA, class: 1, ttl: 60, rdata: r.rdata }
 }
 
 describe('NOTIFY in over UDP and TCP', () => {

@@ -100,6 +100,27 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     assert.equal(firsts.size, 3, 'each answer starts with the next record')
   })
 
+  it('serves TXT text from the API as its character-strings: one for a DMARC record, 255 + 45 octets for 300 characters', async () => {
+    const dmarc = 'v=DMARC1; p=reject; rua=mailto:d@example.org'
+    const dkim = 'v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA' + 'q'.repeat(238)
+    const zone = await fetch(`${base}/zones`, { method: 'POST', headers, body: JSON.stringify({ properties: { name: 'example.net', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' } }) })
+    assert.equal(zone.status, 201)
+    for (const [owner, rdata] of [['_dmarc', [dmarc]], ['dkim', [dkim]], ['spf', ['v=spf1 include:_spf.example.net ~all', 'say "hi" \\ there']]] as const) {
+      const res = await fetch(`${base}/zones/example.net/rrsets/TXT/${owner}`, { method: 'POST', headers, body: JSON.stringify({ ttl: 60, rdata }) })
+      assert.equal(res.status, 201, await res.text())
+    }
+    const strings = async (name: string): Promise<string[][]> => (await udpQuery(service.dns.port, name, 16)).answers.map(a => {
+      const out: string[] = []
+      for (let p = 0; p < a.rdata.length; p += 1 + a.rdata[p]!) out.push(Buffer.from(a.rdata.subarray(p + 1, p + 1 + a.rdata[p]!)).toString('utf8'))
+      return out
+    })
+    await eventually(async () => (await strings('spf.example.net.')).length === 2)
+    assert.deepEqual(await strings('_dmarc.example.net.'), [[dmarc]])
+    assert.equal(dkim.length, 300)
+    assert.deepEqual(await strings('dkim.example.net.'), [[dkim.slice(0, 255), dkim.slice(255)]])
+    assert.deepEqual((await strings('spf.example.net.')).sort(), [['say "hi" \\ there'], ['v=spf1 include:_spf.example.net ~all']])
+  })
+
   it('transfers the zone by AXFR only to allowed addresses with the zone\'s TSIG key', { skip: haveDig ? false : 'dig is not installed' }, async () => {
     const secret = Buffer.from('a shared transfer secret').toString('base64')
     const put = await fetch(`${base}/zones/example.org`, { method: 'PUT', headers, body: JSON.stringify({ primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }], tsig: { tsigKeyName: 'xfr-key', tsigKeyValue: secret, tsigAlgorithm: 'hmac-sha256' } } }) })

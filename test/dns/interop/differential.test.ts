@@ -33,7 +33,7 @@ import { after, before, describe, it } from 'node:test'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { listenUdp } from '../../../src/dns/server/udp-listener.ts'
-import { TYPE } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage, type Message, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
@@ -222,7 +222,7 @@ class Client {
 }
 
 /** Types whose rdata is names and numbers only: compared without case, like owner names. */
-const NAME_RDATA = new Set<number>([TYPE.CNAME, TYPE.DNAME, TYPE.NS, TYPE.MX, TYPE.SRV, TYPE.SOA, TYPE.PTR])
+const NAME_RDATA = new Set<number>([RRType.CNAME, RRType.DNAME, RRType.NS, RRType.MX, RRType.SRV, RRType.SOA, RRType.PTR])
 
 /**
  * A record as text with its names in lower case: names compare without case (RFC 4343 §3), and
@@ -268,7 +268,7 @@ function difference (q: Query, ours: Message, theirs: Message): string | undefin
 function kind (m: Message): string {
   if (m.tc) return 'TC'
   if (m.rcode !== 0) return ['NOERROR', 'FORMERR', 'SERVFAIL', 'NXDOMAIN', 'NOTIMP', 'REFUSED', 'YXDOMAIN'][m.rcode] ?? String(m.rcode)
-  if (!m.aa && m.authority.some(r => r.type === TYPE.NS)) return 'referral'
+  if (!m.aa && m.authority.some(r => r.type === RRType.NS)) return 'referral'
   return m.answers.length === 0 ? 'NODATA' : 'NOERROR'
 }
 
@@ -286,12 +286,12 @@ const EXCEPTIONS: Exception[] = [
   },
   {
     reason: 'CNAME chain of 12 or more: named stops after 11 with SERVFAIL (its restart limit); we follow up to 16 (RFC 1034 §3.6.2 leaves the limit to the server)',
-    applies: (_q, ours, named) => named.rcode === 2 && ours.rcode === 0 && ours.answers.filter(r => r.type === TYPE.CNAME).length >= 12
+    applies: (_q, ours, named) => named.rcode === 2 && ours.rcode === 0 && ours.answers.filter(r => r.type === RRType.CNAME).length >= 12
   },
   {
     reason: 'negative answer to an SOA question: named gives the SOA the TTL 0 (a BIND choice); we give it the lesser of its TTL and MINIMUM, as for any negative answer (RFC 2308 §3)',
     applies: (q, ours, named) => q.type.toUpperCase() === 'SOA' && ours.answers.length === named.answers.length && named.authority.length === 1 &&
-      named.authority[0]!.type === TYPE.SOA && named.authority[0]!.ttl === 0 &&
+      named.authority[0]!.type === RRType.SOA && named.authority[0]!.ttl === 0 &&
       difference(q, ours, { ...named, authority: [{ ...named.authority[0]!, ttl: 300 }] }) === undefined
   }
 ]

@@ -15,7 +15,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import { transferIn, TransferError } from '../../../src/dns/transfer/client.ts'
-import { TYPE } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import type { TsigKey } from '../../../src/dns/wire/tsig.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
 import type { ZoneRecord } from '../../../src/zone/record.ts'
@@ -86,7 +86,7 @@ zone "closed.test." { type primary; file "$DIR/closed.db"; allow-transfer { none
       const r = await transferIn(zone, source(k))
       assert.ok(r.kind === 'full', r.kind)
       assert.equal(r.serial, 2026010101)
-      assert.equal(r.records[0]!.type, TYPE.SOA)
+      assert.equal(r.records[0]!.type, RRType.SOA)
       assert.deepEqual(r.records.map(show).sort(), expected, k.algorithm)
     }
   })
@@ -127,12 +127,12 @@ send
     assert.equal(step!.serialFrom, 2026010101)
     assert.equal(step!.serialTo, r.serial)
     assert.ok(r.serial !== 2026010101)
-    const owners = (rs: ZoneRecord[]): string[] => rs.filter(x => x.type !== TYPE.SOA).map(x => `${nameToString(x.owner)} ${x.type}`)
+    const owners = (rs: ZoneRecord[]): string[] => rs.filter(x => x.type !== RRType.SOA).map(x => `${nameToString(x.owner)} ${x.type}`)
     assert.deepEqual(owners(step!.removed), ['mail.unit.test. 1'])
     assert.deepEqual(owners(step!.added), ['new.unit.test. 1'])
     const whole = await transferIn(zone, source(sha), { serial: 2025010101 })
     assert.ok(whole.kind === 'full', whole.kind)
     assert.ok(whole.records.some(x => nameToString(x.owner) === 'new.unit.test.'))
-    assert.ok(!whole.records.some(x => nameToString(x.owner) === 'mail.unit.test.' && x.type === TYPE.A))
+    assert.ok(!whole.records.some(x => nameToString(x.owner) === 'mail.unit.test.' && x.type === RRType.A))
   })
 })

@@ -20,7 +20,8 @@ import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
 import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
 import { listenUdp } from '../../../src/dns/server/udp-listener.ts'
-import { Opcode, Rcode, TYPE } from '../../../src/dns/wire/constants.ts'
+import { Opcode, Rcode } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage, type Message, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { signMessage, type TsigKey } from '../../../src/dns/wire/tsig.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
@@ -86,7 +87,7 @@ interface Build {
 function build (b: Build): Uint8Array {
   const w = new MessageWriter(4096)
   w.header({ id: b.id ?? 0x4242, qr: false, opcode: b.opcode ?? Opcode.QUERY, aa: false, tc: false, rd: true, ra: false, ad: false, cd: false, rcode: 0 })
-  for (const [name, type] of b.questions ?? [['www.example.org.', TYPE.A]]) w.question({ name: parseName(name), type, class: 1 })
+  for (const [name, type] of b.questions ?? [['www.example.org.', RRType.A]]) w.question({ name: parseName(name), type, class: 1 })
   for (const r of b.answer ?? []) w.record(Section.Answer, r)
   for (const r of b.additional ?? []) w.record(Section.Additional, r)
   if (b.opt !== undefined) w.opt({ udpSize: b.opt.udpSize ?? 1232, extendedRcode: 0, version: b.opt.version ?? 0, dnssecOk: true, options: b.opt.options })
@@ -100,27 +101,27 @@ function tsigRecord (): WireRecord {
   return decodeMessage(signed).tsig!.record
 }
 
-const opt = (rdata: number[]): WireRecord => ({ name: new Uint8Array([0]), type: TYPE.OPT, class: 1232, ttl: 0, rdata: new Uint8Array(rdata) })
+const opt = (rdata: number[]): WireRecord => ({ name: new Uint8Array([0]), type: RRType.OPT, class: 1232, ttl: 0, rdata: new Uint8Array(rdata) })
 
 /** Valid and nearly valid requests the mutations start from. */
 function seeds (): Uint8Array[] {
   const tsig = tsigRecord()
-  const a = (name: string): WireRecord => ({ name: parseName(name), type: TYPE.A, class: 1, ttl: 60, rdata: new Uint8Array([192, 0, 2, 1]) })
+  const a = (name: string): WireRecord => ({ name: parseName(name), type: RRType.A, class: 1, ttl: 60, rdata: new Uint8Array([192, 0, 2, 1]) })
   return [
     build({}),
-    build({ questions: [['Www.Example.ORG.', TYPE.A]], opt: { options: [] } }),
-    build({ questions: [['many.example.org.', TYPE.A]] }),
-    build({ questions: [['x.old.example.org.', TYPE.A]], opt: { options: [] } }),
-    build({ questions: [['loop1.example.org.', TYPE.A]] }),
-    build({ questions: [['a.b.wild.example.org.', TYPE.ANY]], opt: { options: [] } }),
-    build({ questions: [['host.sub.example.org.', TYPE.MX]] }),
-    build({ questions: [['example.com.', TYPE.A]] }),
-    build({ questions: [['example.org.', TYPE.SOA]], sign: true }),
-    build({ questions: [['example.org.', TYPE.SOA]], opt: { options: [] }, sign: true }),
-    build({ questions: [['example.org.', TYPE.AXFR]], sign: true }),
-    build({ questions: [['example.org.', TYPE.IXFR]], sign: true }),
-    build({ questions: [['example.org.', TYPE.SOA]], opcode: Opcode.NOTIFY }),
-    build({ questions: [['www.example.org.', TYPE.A], ['web.example.org.', TYPE.A]] }),
+    build({ questions: [['Www.Example.ORG.', RRType.A]], opt: { options: [] } }),
+    build({ questions: [['many.example.org.', RRType.A]] }),
+    build({ questions: [['x.old.example.org.', RRType.A]], opt: { options: [] } }),
+    build({ questions: [['loop1.example.org.', RRType.A]] }),
+    build({ questions: [['a.b.wild.example.org.', RRType.ANY]], opt: { options: [] } }),
+    build({ questions: [['host.sub.example.org.', RRType.MX]] }),
+    build({ questions: [['example.com.', RRType.A]] }),
+    build({ questions: [['example.org.', RRType.SOA]], sign: true }),
+    build({ questions: [['example.org.', RRType.SOA]], opt: { options: [] }, sign: true }),
+    build({ questions: [['example.org.', RRType.AXFR]], sign: true }),
+    build({ questions: [['example.org.', RRType.IXFR]], sign: true }),
+    build({ questions: [['example.org.', RRType.SOA]], opcode: Opcode.NOTIFY }),
+    build({ questions: [['www.example.org.', RRType.A], ['web.example.org.', RRType.A]] }),
     build({ questions: [] }),
     // OPT with odd options: a cookie, an unknown code, empty data, a length past the end, many.
     build({ opt: { options: [{ code: 10, data: new Uint8Array(8).fill(7) }, { code: 65001, data: new Uint8Array(0) }] } }),
@@ -284,7 +285,7 @@ describe('fuzz: handleQuery and answerTransfer directly', () => {
   it('never throws on 5,000 mutated transfer requests, and answers only what decodes', () => {
     const index = zoneIndex()
     const problems: string[] = []
-    const transfers = SEEDS.filter(s => { try { const q = decodeMessage(s).questions[0]; return q?.type === TYPE.AXFR || q?.type === TYPE.IXFR } catch { return false } })
+    const transfers = SEEDS.filter(s => { try { const q = decodeMessage(s).questions[0]; return q?.type === RRType.AXFR || q?.type === RRType.IXFR } catch { return false } })
     assert.equal(transfers.length, 2)
     const rand = prng(2)
     let transferred = 0
@@ -335,7 +336,7 @@ describe('fuzz: the UDP and TCP listeners', () => {
         return false
       }
       const q = message.questions[0]
-      if (message.qr || q === undefined || (q.type !== TYPE.AXFR && q.type !== TYPE.IXFR)) return false
+      if (message.qr || q === undefined || (q.type !== RRType.AXFR && q.type !== RRType.IXFR)) return false
       for (const m of answerTransfer(index, { bytes: request, message, client: LOOPBACK, now: Math.floor(Date.now() / 1000) })) socket.write(frame(m))
       return true
     })
@@ -439,7 +440,7 @@ async function write (socket: Socket, bytes: Uint8Array): Promise<void> {
   await new Promise(resolve => setImmediate(resolve))
 }
 
-const isWww = (m: Message): boolean => m.questions.length === 1 && m.questions[0]!.type === TYPE.A && nameToString(m.questions[0]!.name) === 'www.example.org.'
+const isWww = (m: Message): boolean => m.questions.length === 1 && m.questions[0]!.type === RRType.A && nameToString(m.questions[0]!.name) === 'www.example.org.'
 
 /** Responses over TCP that did not decode. */
 const malformed: string[] = []

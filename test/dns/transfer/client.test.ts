@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test'
 import { SecretBox } from '../../../src/auth/secrets.ts'
 import { startDns, type DnsService } from '../../../src/serving/dns-service.ts'
 import { parseSourceAddress, transferFromAny, transferIn, TransferError, type TransferFailure, type TransferResult } from '../../../src/dns/transfer/client.ts'
-import { TYPE } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage, type Message, type WireRecord } from '../../../src/dns/wire/message.ts'
 import { signMessage, readTsig, type TsigKey } from '../../../src/dns/wire/tsig.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
@@ -102,8 +102,8 @@ for (const engine of await engineCases()) {
       const r = await transferIn(zone, { ...source, key: key() })
       assert.equal(r.kind, 'full')
       assert.ok(r.kind === 'full')
-      assert.equal(r.records[0]!.type, TYPE.SOA)
-      assert.equal(r.records.filter(x => x.type === TYPE.SOA).length, 1)
+      assert.equal(r.records[0]!.type, RRType.SOA)
+      assert.equal(r.records.filter(x => x.type === RRType.SOA).length, 1)
       assert.deepEqual(r.records.map(show).sort(), await stored('example.org.'))
     })
 
@@ -153,13 +153,13 @@ for (const engine of await engineCases()) {
       assert.equal(r.steps[0]!.serialFrom, from)
       assert.equal(r.steps[1]!.serialFrom, r.steps[0]!.serialTo)
       assert.equal(r.steps[1]!.serialTo, r.serial)
-      const owners = (rs: ZoneRecord[]): string[] => rs.filter(x => x.type !== TYPE.SOA).map(x => nameToString(x.owner))
+      const owners = (rs: ZoneRecord[]): string[] => rs.filter(x => x.type !== RRType.SOA).map(x => nameToString(x.owner))
       assert.deepEqual(owners(r.steps[0]!.added), ['new.example.org.'])
       assert.deepEqual(owners(r.steps[0]!.removed), [])
       assert.deepEqual(owners(r.steps[1]!.removed), ['mail.example.org.'])
       for (const s of r.steps) {
-        assert.equal(s.removed.filter(x => x.type === TYPE.SOA).length, 1)
-        assert.equal(s.added.filter(x => x.type === TYPE.SOA).length, 1)
+        assert.equal(s.removed.filter(x => x.type === RRType.SOA).length, 1)
+        assert.equal(s.added.filter(x => x.type === RRType.SOA).length, 1)
       }
     })
   })
@@ -179,9 +179,9 @@ async function waitFor (check: () => Promise<boolean>, ms = 5000): Promise<void>
 const ZONE = parseName('unit.test.')
 const rr = (owner: string, type: number, text: string, ttl = 300): WireRecord =>
   ({ name: parseName(owner), type, class: 1, ttl, rdata: parseRdata(type, tokenize(text), { origin: ZONE }) })
-const SOA = rr('unit.test.', TYPE.SOA, 'ns1 hostmaster 7 3600 900 604800 300')
-const A = rr('www.unit.test.', TYPE.A, '192.0.2.1')
-const NS = rr('unit.test.', TYPE.NS, 'ns1')
+const SOA = rr('unit.test.', RRType.SOA, 'ns1 hostmaster 7 3600 900 604800 300')
+const A = rr('www.unit.test.', RRType.A, '192.0.2.1')
+const NS = rr('unit.test.', RRType.NS, 'ns1')
 
 /** A response message to `request` with these answers (header fields overridable). */
 function response (request: Message, answers: WireRecord[], header: Partial<{ id: number, rcode: number }> = {}): Uint8Array {
@@ -266,8 +266,8 @@ describe('transfers from fake primaries', () => {
     let asked: Message | undefined
     const p = track(await primaryWith((q) => { asked = q; return [response(q, [SOA])] }))
     assert.deepEqual(await transferIn(ZONE, { host: '127.0.0.1', port: p.port }, { serial: 7 }), { kind: 'current', serial: 7 })
-    assert.equal(asked!.questions[0]!.type, TYPE.IXFR)
-    assert.equal(asked!.authority[0]!.type, TYPE.SOA)
+    assert.equal(asked!.questions[0]!.type, RRType.IXFR)
+    assert.equal(asked!.authority[0]!.type, RRType.SOA)
     assert.equal(new DataView(asked!.authority[0]!.rdata.buffer, asked!.authority[0]!.rdata.byteOffset).getUint32(2), 7)
   })
 
@@ -291,7 +291,7 @@ describe('transfers from fake primaries', () => {
   })
 
   it('a record outside the zone is bad data', async () => {
-    const p = track(await primaryWith(q => [response(q, [SOA, rr('www.example.org.', TYPE.A, '192.0.2.1'), SOA])]))
+    const p = track(await primaryWith(q => [response(q, [SOA, rr('www.example.org.', RRType.A, '192.0.2.1'), SOA])]))
     await expectFailure(transferIn(ZONE, { host: '127.0.0.1', port: p.port }), 'bad data', /www\.example\.org\., which is outside the zone/)
   })
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import dnsPacket from 'dns-packet'
-import { TYPE } from '../../../src/dns/wire/constants.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { readName } from '../../../src/dns/wire/read-name.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
@@ -16,7 +16,7 @@ const header = { id: 0x1234, qr: true, opcode: 0, aa: true, tc: false, rd: true,
 function response (maxSize = 512): MessageWriter {
   const w = new MessageWriter(maxSize)
   w.header(header)
-  w.question({ name: parseName('www.example.org.'), type: TYPE.MX, class: 1 })
+  w.question({ name: parseName('www.example.org.'), type: RRType.MX, class: 1 })
   return w
 }
 
@@ -37,9 +37,9 @@ describe('dns wire: names', () => {
 describe('dns wire: messages', () => {
   it('writes a response with name compression that dns-packet and our decoder read back', () => {
     const w = response()
-    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.MX, class: 1, ttl: 300, rdata: rd(TYPE.MX, '10 mail.example.org.') }))
-    assert.ok(w.record(Section.Authority, { name: origin, type: TYPE.NS, class: 1, ttl: 3600, rdata: rd(TYPE.NS, 'ns1.example.org.') }))
-    assert.ok(w.record(Section.Additional, { name: parseName('mail.example.org.'), type: TYPE.A, class: 1, ttl: 300, rdata: rd(TYPE.A, '192.0.2.25') }))
+    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: RRType.MX, class: 1, ttl: 300, rdata: rd(RRType.MX, '10 mail.example.org.') }))
+    assert.ok(w.record(Section.Authority, { name: origin, type: RRType.NS, class: 1, ttl: 3600, rdata: rd(RRType.NS, 'ns1.example.org.') }))
+    assert.ok(w.record(Section.Additional, { name: parseName('mail.example.org.'), type: RRType.A, class: 1, ttl: 300, rdata: rd(RRType.A, '192.0.2.25') }))
     assert.ok(w.opt({ udpSize: 1232, extendedRcode: 0, version: 0, dnssecOk: true, options: [] }))
     const bytes = w.finish()
     // Without compression the owner names alone would take 3 × 17 octets more.
@@ -51,7 +51,7 @@ describe('dns wire: messages', () => {
     const ours = decodeMessage(bytes)
     assert.equal(ours.aa, true)
     assert.equal(ours.questions.length, 1)
-    assert.equal(formatRdata(TYPE.MX, ours.answers[0]!.rdata), '10 mail.example.org.')
+    assert.equal(formatRdata(RRType.MX, ours.answers[0]!.rdata), '10 mail.example.org.')
     assert.equal(nameToString(ours.additional[0]!.name), 'mail.example.org.')
     assert.equal(ours.edns?.udpSize, 1232)
     assert.equal(ours.edns?.dnssecOk, true)
@@ -61,11 +61,11 @@ describe('dns wire: messages', () => {
     const target = `${'a'.repeat(60)}.${'b'.repeat(60)}.example.org.`
     const w = new MessageWriter(512)
     w.header(header)
-    w.question({ name: parseName('x.old.example.org.'), type: TYPE.A, class: 1 })
-    const dname = rd(TYPE.DNAME, target)
-    assert.ok(w.record(Section.Answer, { name: parseName('old.example.org.'), type: TYPE.DNAME, class: 1, ttl: 300, rdata: dname }))
+    w.question({ name: parseName('x.old.example.org.'), type: RRType.A, class: 1 })
+    const dname = rd(RRType.DNAME, target)
+    assert.ok(w.record(Section.Answer, { name: parseName('old.example.org.'), type: RRType.DNAME, class: 1, ttl: 300, rdata: dname }))
     const before = w.size
-    assert.ok(w.record(Section.Answer, { name: parseName('x.old.example.org.'), type: TYPE.CNAME, class: 1, ttl: 300, rdata: parseName(`x.${target}`) }))
+    assert.ok(w.record(Section.Answer, { name: parseName('x.old.example.org.'), type: RRType.CNAME, class: 1, ttl: 300, rdata: parseName(`x.${target}`) }))
     // Owner: a pointer (2); type, class, TTL, length (10); rdata: "x" (2) and a pointer into the DNAME (2).
     assert.equal(w.size - before, 16)
     const bytes = w.finish()
@@ -74,8 +74,8 @@ describe('dns wire: messages', () => {
     // The DNAME's own rdata is written out in full.
     assert.deepEqual(bytes.subarray(dnameAt, dnameAt + dname.length), dname)
     const ours = decodeMessage(bytes)
-    assert.equal(formatRdata(TYPE.DNAME, ours.answers[0]!.rdata), target)
-    assert.equal(formatRdata(TYPE.CNAME, ours.answers[1]!.rdata), `x.${target}`)
+    assert.equal(formatRdata(RRType.DNAME, ours.answers[0]!.rdata), target)
+    assert.equal(formatRdata(RRType.CNAME, ours.answers[1]!.rdata), `x.${target}`)
     const theirs = dnsPacket.decode(Buffer.from(bytes))
     assert.equal((theirs.answers?.[1] as { data: string }).data, `x.${target}`.replace(/\.$/, ''))
   })
@@ -83,8 +83,8 @@ describe('dns wire: messages', () => {
   it('copies rdata that does not follow its type\'s layout as it is, instead of throwing', () => {
     const w = response()
     const broken = new Uint8Array([0, 10, 4, 0x6d, 0x61]) // MX: a preference, then a name cut short
-    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.MX, class: 1, ttl: 300, rdata: broken }))
-    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.TXT, class: 1, ttl: 300, rdata: rd(TYPE.TXT, '"after"') }))
+    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: RRType.MX, class: 1, ttl: 300, rdata: broken }))
+    assert.ok(w.record(Section.Answer, { name: parseName('www.example.org.'), type: RRType.TXT, class: 1, ttl: 300, rdata: rd(RRType.TXT, '"after"') }))
     const bytes = w.finish()
     const at = bytes.indexOf(0x6d, 12 + 17 + 4)
     assert.deepEqual(bytes.subarray(at - 3, at + 2), broken)
@@ -93,7 +93,7 @@ describe('dns wire: messages', () => {
 
   it('refuses a record that does not fit, leaving the message intact', () => {
     const w = response(100)
-    const txt = { name: parseName('www.example.org.'), type: TYPE.TXT, class: 1, ttl: 300, rdata: rd(TYPE.TXT, `"${'x'.repeat(120)}"`) }
+    const txt = { name: parseName('www.example.org.'), type: RRType.TXT, class: 1, ttl: 300, rdata: rd(RRType.TXT, `"${'x'.repeat(120)}"`) }
     assert.equal(w.record(Section.Answer, txt), false)
     w.truncated()
     const msg = decodeMessage(w.finish())
@@ -117,7 +117,7 @@ describe('dns wire: messages', () => {
     let seed = 1
     const rand = () => { seed = (seed * 1103515245 + 12345) & 0x7fffffff; return seed }
     const base = response()
-    base.record(Section.Answer, { name: parseName('www.example.org.'), type: TYPE.MX, class: 1, ttl: 300, rdata: rd(TYPE.MX, '10 mail.example.org.') })
+    base.record(Section.Answer, { name: parseName('www.example.org.'), type: RRType.MX, class: 1, ttl: 300, rdata: rd(RRType.MX, '10 mail.example.org.') })
     const good = base.finish()
     for (let i = 0; i < 5000; i++) {
       const msg = i % 2 === 0 ? Uint8Array.from({ length: rand() % 80 }, () => rand() & 0xff) : Uint8Array.from(good)

@@ -14,16 +14,19 @@ function load (file: string) {
   const parsed = parseZoneText(text, { origin, file, includes: 'refuse' })
   assert.deepEqual(parsed.problems, [], `${file} must parse cleanly`)
   const expect = /^; expect: (.*)$/m.exec(text)![1]!.trim()
-  return { records: parsed.records, expected: expect === '(none)' ? [] : expect.split(/\s+/).sort() }
+  const messages = [...text.matchAll(/^; message: (.*)$/gm)].map(m => m[1]!).sort()
+  return { records: parsed.records, expected: expect === '(none)' ? [] : expect.split(/\s+/).sort(), messages }
 }
 
 describe('zone checks', () => {
   // Fixture names state the defect and the verdict (STYLE.md §5): valid, warning or invalid.
   for (const file of readdirSync(dir).filter(f => f.endsWith('.zone')).sort()) {
     it(file, () => {
-      const { records, expected } = load(file)
+      const { records, expected, messages } = load(file)
       const problems = checkZone(records, origin)
       assert.deepEqual([...new Set(problems.map(p => p.code))].sort(), expected)
+      // Golden messages (`; message:` lines): types are named by mnemonic, never by number.
+      assert.deepEqual(problems.map(p => p.message).sort(), messages)
       const verdict = file.split('.').at(-2)
       const severities = new Set(problems.map(p => p.severity))
       if (verdict === 'valid') assert.equal(problems.length, 0)
@@ -39,7 +42,7 @@ describe('zone checks', () => {
   it('reports the line of the offending record', () => {
     const { records } = load('cname-with-other-data.invalid.zone')
     const [p] = checkZone(records, origin)
-    assert.equal(p?.line, 9)
+    assert.equal(p?.line, 10)
     assert.equal(p?.owner, 'www.example.org.')
   })
 

@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { isZonalError } from '../../../src/errors/catalog.ts'
-import { validateProfile } from '../../../src/zone/pools/index.ts'
+import { profileDocument, validateProfile } from '../../../src/zone/pools/index.ts'
 
 export const OWNER = 'www.example.org.'
 
 export const context = (schema: string): string => `http://schemas.ultradns.com/${schema}.jsonschema`
 
-/** Validate for an A rrset (or `type`) at {@link OWNER}; returns the stored profile. */
+/** Validate for an A rrset (or `type`) at {@link OWNER}; returns the profile as clients read it back. */
 export function valid (profile: unknown, rdata: readonly string[] = ['192.0.2.1'], type = 1): Record<string, unknown> {
-  return validateProfile(type, profile, rdata, OWNER).profile
+  return profileDocument(validateProfile(type, profile, rdata, OWNER).profile)
 }
 
 /** Assert that validation fails with `errorCode` and a message naming `field`. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { poolComment, poolKindOf, validateProfile } from '../../../src/zone/pools/index.ts'
+import { poolComment, poolKindOfContext, profileDocument, validateProfile, type PoolProfile } from '../../../src/zone/pools/index.ts'
 import { context, OWNER, refused } from './helpers.ts'
 
 describe('validateProfile', () => {
@@ -19,9 +19,12 @@ describe('validateProfile', () => {
     for (const [schema, kind] of Object.entries(kinds)) {
       const result = validateProfile(1, { '@context': context(schema), ...minimal[schema] as object }, ['192.0.2.1'], OWNER)
       assert.equal(result.kind, kind)
-      assert.equal(result.profile['@context'], context(schema))
-      assert.equal(Object.keys(result.profile)[0], '@context')
-      assert.equal(poolKindOf(result.profile), kind)
+      assert.equal(result.profile.kind, kind)
+      const document = profileDocument(result.profile)
+      assert.equal(document['@context'], context(schema))
+      assert.equal(Object.keys(document)[0], '@context')
+      assert.equal('kind' in document, false)
+      assert.equal(poolKindOfContext(document['@context']), kind)
     }
   })
 
@@ -43,10 +46,10 @@ describe('validateProfile', () => {
   })
 })
 
-describe('poolKindOf', () => {
-  it('is undefined for a profile without a known @context', () => {
-    assert.equal(poolKindOf({}), undefined)
-    assert.equal(poolKindOf({ '@context': context('ARPool') }), undefined)
+describe('poolKindOfContext', () => {
+  it('is undefined for a missing or unknown @context', () => {
+    assert.equal(poolKindOfContext(undefined), undefined)
+    assert.equal(poolKindOfContext(context('ARPool')), undefined)
   })
 })
 
@@ -76,6 +79,6 @@ describe('poolComment', () => {
   })
 
   it('falls back to "Pool <owner>" for a profile of unknown type', () => {
-    assert.equal(poolComment({ '@context': 'x' }, OWNER), 'Pool www.example.org.')
+    assert.equal(poolComment({ kind: 'X_POOLS' } as unknown as PoolProfile, OWNER), 'Pool www.example.org.')
   })
 })

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
 import {
   RdataError,
   formatGeneric,
@@ -7,7 +10,7 @@ import {
   parseRdata,
   parseTypeName,
   rdataType,
-  registerType,
+  RDATA_TYPES,
   registeredTypes,
   tokenize,
   typeLabel,
@@ -15,6 +18,8 @@ import {
   validateRdata,
   wireProblem
 } from '../../../src/zone/rdata/index.ts'
+import type { RdataType } from '../../../src/zone/rdata/rdata-type.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
 import { fromHex, hex, origin } from '../../helpers/rdata.ts'
 
 describe('type names', () => {
@@ -63,8 +68,21 @@ describe('registry', () => {
     for (const n of [1, 2, 5, 6, 12, 13, 15, 16, 17, 18, 28, 29, 33, 35, 36, 38, 39, 64, 65, 99, 256, 257]) assert.ok(rdataType(n) !== undefined, `type ${n}`)
   })
 
-  it('refuses a second registration of a number', () => {
-    assert.throws(() => registerType({ type: 1, mnemonic: 'A2', rfcs: [], fields: [] }), /type 1 registered twice/)
+  it('lists every type module of src/zone/rdata/, each under its RRType mnemonic', async () => {
+    const dir = fileURLToPath(new URL('../../../src/zone/rdata/', import.meta.url))
+    const defined: RdataType[] = []
+    for (const f of readdirSync(dir).filter(n => n.endsWith('.ts'))) {
+      const mod = await import(join(dir, f)) as Record<string, unknown>
+      for (const v of Object.values(mod)) {
+        if (typeof v === 'object' && v !== null && 'mnemonic' in v && 'fields' in v) defined.push(v as RdataType)
+      }
+    }
+    assert.ok(defined.length >= 42)
+    for (const t of defined) {
+      assert.equal(rdataType(t.type), t, `${t.mnemonic} is in RDATA_TYPES`)
+      assert.equal(RRType[t.mnemonic.replace('-', '_') as keyof typeof RRType], t.type, t.mnemonic)
+    }
+    assert.equal(RDATA_TYPES.length, new Set(defined).size)
   })
 })
 

@@ -9,6 +9,7 @@ import { typeName } from '../../../zone/rdata/index.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
 import { RrsetBody, RrsetCreateBody, RrsetList, RrsetListQuerystring, RrsetParams, RrsetTypeParams, RrsetZoneParams } from '../../schemas/rrsets.ts'
 import { callerOf } from '../zones/index.ts'
+import { rrsetDto } from './dto.ts'
 import { rrsetQueryOf } from './query.ts'
 
 type RrsetListBody = Static<typeof RrsetList>
@@ -47,7 +48,7 @@ export const rrsetRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps }> = async
     const q = qs.q ?? ''
     return {
       zoneName: page.zoneName,
-      rrSets: page.rrSets,
+      rrSets: page.rrSets.map(rrsetDto),
       queryInfo: { ...(q === '' ? {} : { q }), sort: query.sort, reverse: query.reverse, limit: query.limit },
       resultInfo: { totalCount: page.totalCount, offset: query.offset, returnedCount: page.rrSets.length }
     }

@@ -7,10 +7,10 @@ import { zoneFor, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { convertZone, deleteZone, suspendZone, unaliasZone } from '../../../zones/actions.ts'
 import { requestZoneTransfer } from '../../../zones/secondary-transfer.ts'
 import { jsonPatchZone, updateZone } from '../../../zones/update.ts'
-import { zoneDto } from '../../../zones/view.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
 import { JsonPatchBody, ZoneActionBody, ZoneConvertBody, ZoneCreateBody, ZoneDto, ZoneParams, ZoneUpdateBody, ZoneUploadBody } from '../../schemas/zones.ts'
+import { zoneDto } from './dto.ts'
 import { createUploadTask, readUpload, UPLOAD_SYNC_LIMIT } from './upload.ts'
 import { zoneValidationError } from './validation.ts'
 
@@ -68,7 +68,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
     const caller = callerOf(request)
     const zone = await zoneFor(zones, caller, request.params.zoneName, 'read')
     // The DTO is typed by zone type in the schema (properties.type), as a plain string here.
-    return await zoneDto(zones.store, zones.secrets, zone, caller.principal.can(zone.account_id, 'write')) as Static<typeof ZoneDto>
+    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write')) as Static<typeof ZoneDto>
   })
 
   app.put('/zones/:zoneName', {

@@ -9,6 +9,7 @@ import type { Store } from '../../../../src/store/store.ts'
 import { taskHandlers } from '../../../../src/tasks/jobs/index.ts'
 import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { nameToString, parseName } from '../../../../src/zone/name.ts'
+import type { PoolProfile } from '../../../../src/zone/pools/profile.ts'
 import { parseZoneText } from '../../../../src/zonefile/parser.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { caller } from '../../../helpers/caller.ts'
@@ -20,7 +21,7 @@ const haveBind = spawnSync('named-checkzone', ['-v']).status === 0
 if (!haveBind && process.env.CI === 'true') throw new Error('CI requires named-checkzone (bind9-utils)')
 const bindSkip = haveBind ? false : 'named-checkzone is not installed (bind9-utils)'
 
-const RD_POOL = JSON.stringify({ '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'ROUND_ROBIN', description: 'web pool' })
+const RD_POOL: PoolProfile = { kind: 'RD_POOLS', order: 'ROUND_ROBIN', description: 'web pool' }
 
 type Caller = ReturnType<typeof caller>
 

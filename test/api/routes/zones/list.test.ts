@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import { zoneProperties } from '../../../../src/api/routes/zones/dto.ts'
 import { splitZoneQ, zoneFilterOf } from '../../../../src/api/routes/zones/list-query.ts'
 import type { ZoneRow } from '../../../../src/store/schema.ts'
-import type { ZoneChanges, ZoneSort } from '../../../../src/store/store.ts'
+import type { Zone, ZoneChanges, ZoneSort } from '../../../../src/store/store.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { engineCases } from '../../../helpers/engines.ts'
 
@@ -367,7 +367,7 @@ for (const engine of await engineCases()) {
       // Its own user and account, so the changes leave the other tests' zones alone.
       const carol = await t.user('carol', 'gamma')
       const gamma = (await t.store.accounts.findByName('gamma'))!
-      const create = async (name: string): Promise<ZoneRow> => await t.store.zones.create({ accountId: gamma.id, accountNameKey: gamma.name_key, name, type: 'PRIMARY' })
+      const create = async (name: string): Promise<Zone> => await t.store.zones.create({ accountId: gamma.id, accountNameKey: gamma.name_key, name, type: 'PRIMARY' })
       const initial: string[] = []
       for (let i = 0; i < 30; i++) initial.push((await create(`g${String(i).padStart(2, '0')}.example.org.`)).name)
       const url = '/v3/zones?limit=7'

@@ -37,7 +37,7 @@ for (const engine of await engineCases()) {
 
     it('asks for a transfer of a secondary zone (200 Successful), keeping the last refresh times', async () => {
       const zone = await t.store.zones.findByName('sec.test.', { accountIds: (await t.store.accounts.list()).map(a => a.id) })
-      await t.store.zones.update(zone!.id, { transfer_status: JSON.stringify({ lastRefresh: '11/22/26 03:04:05 PM GMT', lastRefreshStatus: 'FAILED', lastRefreshStatusMessage: 'Connection refused' }) })
+      await t.store.zones.update(zone!.id, { settings: { transfer: { phase: { kind: 'failed', reason: 'Connection refused' }, lastRefresh: '2026-11-22T15:04:05.000Z' } } })
       const res = await alice.post('/zones/sec.test/transfer')
       assert.equal(res.statusCode, 200)
       assert.deepEqual(res.json(), { message: 'Successful' })
