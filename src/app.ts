@@ -16,6 +16,7 @@ import { reportRoutes } from './api/routes/reports/index.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
 import { registerErrorHandler } from './api/plugins/error-handler.ts'
 import { registerMetrics } from './api/plugins/metrics.ts'
+import { openapiOptions } from './api/plugins/openapi.ts'
 import { registerRateLimit } from './api/plugins/rate-limit.ts'
 import { rewriteVersionPrefix } from './api/plugins/version-prefix.ts'
 import type { AuthService } from './auth/auth-service.ts'
@@ -67,7 +68,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id']
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID()
     },
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true } }
+    // `x-examples` holds the named request examples of the OpenAPI document (an annotation).
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, keywords: ['x-examples'] } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerContentTypes(app)
@@ -78,29 +80,30 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   // A request without a body is checked as an empty object, so a missing required field is
   // reported by name (55001 "properties is required field.") rather than "body must be object".
+  // A body of `null` is a body: routes that take an object refuse it.
   app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) request.body = {}
+    if (request.body === undefined) request.body = {}
   })
   registerRateLimit(app, deps.config.rateLimitMax, deps.config.rateLimitWindowSeconds)
-  registerMetrics(app, deps.metrics)
 
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'Zonal API',
-        version: VERSION,
-        description: 'UltraDNS-compatible zone management and reporting API. Every path also answers under /v1, /v2 and /v3.'
-      },
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
-      security: [{ bearer: [] }]
-    }
-  })
-  // The UI's own routes are public.
+  await app.register(swagger, openapiOptions({
+    title: 'Zonal API',
+    version: VERSION,
+    description: 'UltraDNS-compatible zone management and reporting API. Every path also answers under /v1, /v2 and /v3.'
+  }))
+  // The UI's own routes are public; its page is in the document, its files are not.
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...(route.config ?? {}), public: true }
+    if (/^\/docs\/?$/.test(route.url) && route.method === 'GET') {
+      route.schema = { ...route.schema, hide: false, tags: ['system'], operationId: 'getDocs', summary: 'Interactive API documentation (Swagger UI, HTML)' }
+    }
   })
+  registerMetrics(app, deps.metrics)
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } })
-  app.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger())
+  app.get('/openapi.json', {
+    config: { public: true },
+    schema: { tags: ['system'], operationId: 'getOpenApiDocument', summary: 'This OpenAPI document' }
+  }, async () => app.swagger())
 
   await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit, files: 2, fields: 4, parts: 4 } })
   registerAuth(app, deps.auth)

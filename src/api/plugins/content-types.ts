@@ -22,6 +22,13 @@ export function registerContentTypes (app: FastifyInstance): void {
       done(err as Error, undefined)
     }
   })
+  // A route whose body schema is given per media type (`body: {content: {...}}`) takes only those:
+  // another type would skip validation altogether.
+  app.addHook('preValidation', async (request) => {
+    const content = (request.routeOptions.schema?.body as { content?: Record<string, unknown> } | undefined)?.content
+    if (content === undefined || request.body === undefined || request.mediaType === undefined) return
+    if (!Object.hasOwn(content, request.mediaType)) throw new ZonalError('UNSUPPORTED_CONTENT_TYPE')
+  })
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     const out: Record<string, string> = {}
     for (const [key, value] of new URLSearchParams(body as string)) out[key] = value

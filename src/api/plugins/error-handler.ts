@@ -2,11 +2,26 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ZonalError } from '../../errors/catalog.ts'
 import { renderError } from '../../errors/render.ts'
 
-interface ValidationItem {
+/** One schema (Ajv) error, as Fastify reports it in `error.validation`. */
+export interface ValidationItem {
   instancePath: string
   keyword: string
   message?: string
   params: Record<string, unknown>
+}
+
+/**
+ * A route's own reading of its body's schema errors, for the cases where the real API answers a
+ * more precise code than 53005/55001 (e.g. the JSON Patch codes). `undefined` leaves the item to
+ * the generic mapping.
+ */
+export type ValidationErrorMapper = (item: ValidationItem, request: FastifyRequest) => ZonalError | undefined
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Maps this route's body validation errors to catalog errors before the generic mapping. */
+    validationError?: ValidationErrorMapper
+  }
 }
 
 /** Send a catalog error in its wire shape. */
@@ -18,13 +33,16 @@ export function sendError (reply: FastifyReply, err: ZonalError): FastifyReply {
   return reply.code(err.status).type('application/json').send(renderError(err))
 }
 
-/** Name of the field a validation error is about, in dotted form without the body prefix. */
-function fieldName (context: string | undefined, item: ValidationItem): string {
-  const path = item.instancePath.split('/').filter(p => p !== '')
+/**
+ * Name of the field a validation error is about, in dotted form without the body prefix and list
+ * positions in brackets: `primaryCreateInfo.restrictIPList[0].startIP`.
+ */
+export function fieldName (context: string | undefined, item: ValidationItem): string {
+  const path = item.instancePath.split('/').slice(1).map(p => p.replace(/~1/g, '/').replace(/~0/g, '~'))
   if (item.keyword === 'required' && typeof item.params.missingProperty === 'string') path.push(item.params.missingProperty)
-  const field = path.join('.')
+  const field = path.reduce((out, p) => /^\d+$/.test(p) ? `${out}[${p}]` : out === '' ? p : `${out}.${p}`, '')
   if (context === 'body' || context === undefined) return field === '' ? 'body' : field
-  return field === '' ? context : `${context}.${field}`
+  return field === '' ? context : field.startsWith('[') ? `${context}${field}` : `${context}.${field}`
 }
 
 /** Map any error to a catalog error; unexpected ones become INTERNAL and are logged with the request id. */
@@ -33,6 +51,8 @@ export function toZonalError (err: unknown, request: FastifyRequest): ZonalError
   const fe = err as FastifyError & { validation?: ValidationItem[], validationContext?: string }
   if (Array.isArray(fe.validation) && fe.validation.length > 0) {
     const item = fe.validation[0]!
+    const mapped = fe.validationContext === 'body' ? request.routeOptions.config?.validationError?.(item, request) : undefined
+    if (mapped !== undefined) return mapped
     const field = fieldName(fe.validationContext, item)
     if (item.keyword === 'required') return new ZonalError('FIELD_REQUIRED', field)
     if (item.keyword === 'additionalProperties' && typeof item.params.additionalProperty === 'string') {

@@ -30,7 +30,10 @@ export function registerMetrics (app: FastifyInstance, registry: Registry = new 
     requests.inc(labels)
     latency.observe(labels, reply.elapsedTime / 1000)
   })
-  app.get('/metrics', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+  app.get('/metrics', {
+    config: { public: true },
+    schema: { tags: ['system'], operationId: 'getMetrics', summary: 'Prometheus metrics (text exposition format)' }
+  }, async (_request, reply) => {
     reply.type(registry.contentType)
     return await registry.metrics()
   })

@@ -55,3 +55,21 @@ export const RrsetList = Type.Object({
 export const RrsetBody = Type.Unknown({
   description: '{ttl?, rdata: [..], profile?, changeComment?}; with Content-Type application/json-patch+json on PATCH, a list of RFC 6902 operations on {ttl, rdata, profile}, rdata fields addressable as /rdata/0/1.'
 })
+
+export const exampleRrsetA = { ttl: 300, rdata: ['192.0.2.80'] }
+export const exampleRrsetMx = { ttl: 3600, rdata: ['10 mail.example.org.', '20 mail2.example.org.'], changeComment: 'mail servers' }
+export const exampleRrsetRdPool = {
+  ttl: 300,
+  rdata: ['192.0.2.80', '192.0.2.81'],
+  profile: { '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'ROUND_ROBIN', description: 'www' }
+}
+
+/** Body of POST (create): as {@link RrsetBody}, with examples for the OpenAPI document. */
+export const RrsetCreateBody = Type.Unknown({
+  description: '{ttl?, rdata: [..], profile?, changeComment?}: the TTL (default 86400), the records in presentation form, a pool profile.',
+  'x-examples': {
+    a: { summary: 'An A record (POST …/rrsets/A/www)', value: exampleRrsetA },
+    mx: { summary: 'Two MX records (POST …/rrsets/MX/@)', value: exampleRrsetMx },
+    rdPool: { summary: 'A resource distribution pool (POST …/rrsets/A/www)', value: exampleRrsetRdPool }
+  }
+})

@@ -33,7 +33,7 @@ export const ZoneListProperties = Type.Object({
   resourceRecordCount: Type.Integer(),
   mailMonitor: Type.Optional(Type.Boolean()),
   certEnabled: Type.Optional(Type.Boolean()),
-  valimailMonitor: Type.Optional(Type.Boolean()),
+  valimailMonitor: Type.Optional(Type.Boolean({ description: 'Primary zones: whether Valimail manages the zone\'s DMARC records (octodns-ultra reads it from the list).' })),
   network2: Type.Optional(Type.Boolean())
 })
 

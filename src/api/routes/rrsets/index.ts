@@ -7,7 +7,7 @@ import { createRrset, deleteRrset, jsonPatchRrset, listRrsets, updateRrset } fro
 import type { RrsetTarget } from '../../../zones/rrset-target.ts'
 import { typeName } from '../../../zone/rdata/index.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
-import { RrsetBody, RrsetList, RrsetListQuerystring, RrsetParams, RrsetTypeParams, RrsetZoneParams } from '../../schemas/rrsets.ts'
+import { RrsetBody, RrsetCreateBody, RrsetList, RrsetListQuerystring, RrsetParams, RrsetTypeParams, RrsetZoneParams } from '../../schemas/rrsets.ts'
 import { callerOf } from '../zones/index.ts'
 import { rrsetDto } from './dto.ts'
 import { rrsetQueryOf } from './query.ts'
@@ -69,7 +69,7 @@ export const rrsetRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps }> = async
   }, async (request) => await list(request, request.params, request.query))
 
   app.post('/zones/:zoneName/rrsets/:rrType/:ownerName', {
-    schema: { tags, summary: 'Create an rrset', params: RrsetParams, body: RrsetBody, response: { 201: MessageBody, '4xx': ErrorBody } }
+    schema: { tags, summary: 'Create an rrset', params: RrsetParams, body: RrsetCreateBody, response: { 201: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     const { zoneName, rrType, ownerName } = request.params
     const t = await createRrset(zones, callerOf(request), zoneName, rrType, ownerName, request.body)
@@ -95,6 +95,7 @@ export const rrsetRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps }> = async
   })
 
   app.delete('/zones/:zoneName/rrsets/:rrType/:ownerName', {
+    config: { bodyOptional: true },
     schema: { tags, summary: 'Delete an rrset', params: RrsetParams, body: RrsetBody, response: { 204: Type.Null(), '4xx': ErrorBody } }
   }, async (request, reply) => {
     const { zoneName, rrType, ownerName } = request.params

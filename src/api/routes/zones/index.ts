@@ -1,7 +1,7 @@
 import '@fastify/multipart'
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
+import { Type, type Static } from 'typebox'
 import { createZone } from '../../../zones/create.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { convertZone, deleteZone, suspendZone, unaliasZone } from '../../../zones/actions.ts'
@@ -9,11 +9,14 @@ import { requestZoneTransfer } from '../../../zones/secondary-transfer.ts'
 import { jsonPatchZone, updateZone } from '../../../zones/update.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
+import { JsonPatchBody, ZoneActionBody, ZoneConvertBody, ZoneCreateBody, ZoneDto, ZoneParams, ZoneUpdateBody, ZoneUploadBody } from '../../schemas/zones.ts'
 import { zoneDto } from './dto.ts'
 import { createUploadTask, readUpload, UPLOAD_SYNC_LIMIT } from './upload.ts'
+import { zoneValidationError } from './validation.ts'
 
-const ZoneParams = Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024 }) })
-const AnyBody = Type.Unknown({ description: 'Zone Create DTO (see the spec); validated by the service with UltraDNS error codes' })
+/** Route config of every zone route: its body schema errors keep the use cases' codes; `bodyOptional` marks an optional body in the OpenAPI document. */
+const config = { validationError: zoneValidationError }
+const optionalBody = { ...config, bodyOptional: true }
 
 /** The caller of a request: principal for permissions, user and address for the audit log. */
 export function callerOf (request: FastifyRequest): Caller {
@@ -38,9 +41,16 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   const tags = ['zones']
 
   app.post('/zones', {
-    schema: { tags, summary: 'Create a zone (JSON, or multipart with a `zone` JSON part and a `file` BIND part; large files as a task)', body: AnyBody, response: { 201: MessageBody, 202: MessageBody, '4xx': ErrorBody } }
+    config,
+    schema: {
+      tags,
+      operationId: 'createZone',
+      summary: 'Create a zone (JSON, or multipart with a `zone` JSON part and a `file` BIND part; large files as a task)',
+      body: { content: { 'application/json': { schema: ZoneCreateBody }, 'multipart/form-data': { schema: ZoneUploadBody } } },
+      response: { 201: MessageBody, 202: MessageBody, '4xx': ErrorBody }
+    }
   }, async (request, reply) => {
-    const upload = request.isMultipart() ? await readUpload(request) : undefined
+    const upload = request.isMultipart() ? await readUpload(request, ZoneCreateBody) : undefined
     if (upload !== undefined && upload.file.length > UPLOAD_SYNC_LIMIT) {
       const task = await createUploadTask(zones, callerOf(request), upload)
       tasks?.wake()
@@ -53,22 +63,32 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.get('/zones/:zoneName', {
-    schema: { tags, summary: 'Get a zone', params: ZoneParams, response: { 200: Type.Unknown({ description: 'Zone DTO by type (spec "Zone DTO")' }), '4xx': ErrorBody } }
+    schema: { tags, operationId: 'getZone', summary: 'Get a zone', params: ZoneParams, response: { 200: ZoneDto, '4xx': ErrorBody } }
   }, async (request) => {
     const caller = callerOf(request)
     const zone = await zoneFor(zones, caller, request.params.zoneName, 'read')
-    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write'))
+    // The DTO is typed by zone type in the schema (properties.type), as a plain string here.
+    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write')) as Static<typeof ZoneDto>
   })
 
   app.put('/zones/:zoneName', {
-    schema: { tags, summary: 'Replace the transfer settings of a zone', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+    config,
+    schema: { tags, operationId: 'replaceZone', summary: 'Replace the transfer settings of a zone', params: ZoneParams, body: ZoneUpdateBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await updateZone(zones, callerOf(request), request.params.zoneName, request.body, 'PUT')
     return ok(reply, 200)
   })
 
   app.patch('/zones/:zoneName', {
-    schema: { tags, summary: 'Update part of a zone (merge, or JSON Patch with application/json-patch+json)', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+    config,
+    schema: {
+      tags,
+      operationId: 'updateZone',
+      summary: 'Update part of a zone (merge, or JSON Patch with application/json-patch+json)',
+      params: ZoneParams,
+      body: { content: { 'application/json': { schema: ZoneUpdateBody }, 'application/json-patch+json': { schema: JsonPatchBody } } },
+      response: { 200: MessageBody, '4xx': ErrorBody }
+    }
   }, async (request, reply) => {
     const isJsonPatch = (request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json-patch+json')
     if (isJsonPatch) await jsonPatchZone(zones, callerOf(request), request.params.zoneName, request.body)
@@ -77,35 +97,40 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
   })
 
   app.delete('/zones/:zoneName', {
-    schema: { tags, summary: 'Delete a zone', params: ZoneParams, body: AnyBody, response: { 204: Type.Null(), '4xx': ErrorBody } }
+    config: optionalBody,
+    schema: { tags, operationId: 'deleteZone', summary: 'Delete a zone', params: ZoneParams, body: ZoneActionBody, response: { 204: Type.Null({ description: 'Deleted' }), '4xx': ErrorBody } }
   }, async (request, reply) => {
     await deleteZone(zones, callerOf(request), request.params.zoneName, request.body)
     return await reply.code(204).send(null)
   })
 
   app.post('/zones/:zoneName/convert', {
-    schema: { tags, summary: 'Convert a secondary zone to a primary', params: ZoneParams, body: AnyBody, response: { 201: MessageBody, '4xx': ErrorBody } }
+    config: optionalBody,
+    schema: { tags, operationId: 'convertZone', summary: 'Convert a secondary zone to a primary', params: ZoneParams, body: ZoneConvertBody, response: { 201: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await convertZone(zones, callerOf(request), request.params.zoneName, request.body)
     return ok(reply, 201)
   })
 
   app.post('/zones/:zoneName/unalias', {
-    schema: { tags, summary: 'Turn an alias zone into an independent primary', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+    config: optionalBody,
+    schema: { tags, operationId: 'unaliasZone', summary: 'Turn an alias zone into an independent primary', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await unaliasZone(zones, callerOf(request), request.params.zoneName, request.body)
     return ok(reply, 200)
   })
 
   app.post('/zones/:zoneName/transfer', {
-    schema: { tags, summary: 'Request a zone transfer of a secondary zone from its primary name servers now', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+    config: optionalBody,
+    schema: { tags, operationId: 'transferZone', summary: 'Request a zone transfer of a secondary zone from its primary name servers now', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await requestZoneTransfer(zones, callerOf(request), request.params.zoneName)
     return ok(reply, 200)
   })
 
   app.post('/zones/:zoneName/suspend', {
-    schema: { tags, summary: 'Suspend a zone (Owner, Administrators, DNSAdministrators)', params: ZoneParams, body: AnyBody, response: { 200: MessageBody, '4xx': ErrorBody } }
+    config: optionalBody,
+    schema: { tags, operationId: 'suspendZone', summary: 'Suspend a zone (Owner, Administrators, DNSAdministrators)', params: ZoneParams, body: ZoneActionBody, response: { 200: MessageBody, '4xx': ErrorBody } }
   }, async (request, reply) => {
     await suspendZone(zones, callerOf(request), request.params.zoneName, request.body)
     return ok(reply, 200)

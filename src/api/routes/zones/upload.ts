@@ -1,5 +1,6 @@
 import '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
 import { ZonalError } from '../../../errors/catalog.ts'
 import type { TaskRow } from '../../../store/schema.ts'
 import { UPLOAD_ZONE, type UploadZonePayload } from '../../../tasks/jobs/upload-zone.ts'
@@ -24,31 +25,50 @@ export async function createUploadTask (zones: ZoneDeps, caller: Caller, upload:
   return await zones.store.tasks.create({ accountId: account.accountId, userId: caller.principal.userId, kind: UPLOAD_ZONE, message: 'Pending', payload })
 }
 
+/** A `zone` part that is not JSON (@fastify/multipart parses JSON fields itself and fails with this code). */
+const INVALID_JSON_FIELD = 'FST_INVALID_JSON_FIELD_ERROR'
+
 /**
- * The parts of a zone upload (the Python client's layout): `zone` (the Zone Create DTO as
- * JSON) and `file` (the BIND text). Both are required (70009 otherwise).
+ * The parts of a zone upload: `zone` (the Zone Create DTO as JSON) and `file` (the BIND text),
+ * each either a file part or a plain field. Both layouts clients use are read:
+ * - the Python client: `zone` with filename "" and Content-Type application/json, `file` with a
+ *   filename (application/octet-stream);
+ * - curl `-F 'zone=<zone.json;type=application/json' -F file=@example.zone`: `zone` is a field
+ *   (no filename) with Content-Type application/json, which @fastify/multipart has already
+ *   parsed into a value; a field without that type is JSON text.
+ * Both parts are required (70009). The zone part is checked against `schema` (the JSON body
+ * schema of `POST /zones`) as a JSON body would be.
  */
-export async function readUpload (request: FastifyRequest): Promise<{ zone: unknown, file: string }> {
+export async function readUpload (request: FastifyRequest, schema: TSchema): Promise<{ zone: unknown, file: string }> {
   let zone: unknown
   let file: string | undefined
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      const buffer = await part.toBuffer()
-      if (part.fieldname === 'file') file = buffer.toString('utf8')
-      else if (part.fieldname === 'zone') zone = parseJsonPart(buffer.toString('utf8'))
-    } else if (part.fieldname === 'zone') {
-      zone = parseJsonPart(String(part.value))
-    } else if (part.fieldname === 'file') {
-      file = String(part.value)
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const buffer = await part.toBuffer()
+        if (part.fieldname === 'file') file = buffer.toString('utf8')
+        else if (part.fieldname === 'zone') zone = parseJsonPart(buffer.toString('utf8'))
+      } else if (part.fieldname === 'zone') {
+        zone = part.mimetype === 'application/json' ? part.value : parseJsonPart(String(part.value))
+      } else if (part.fieldname === 'file') {
+        file = String(part.value)
+      }
     }
+  } catch (err) {
+    if ((err as { code?: unknown }).code === INVALID_JSON_FIELD) throw new ZonalError('MALFORMED_BODY', 'JSON (the zone part)')
+    throw err
   }
   if (zone === undefined || file === undefined) throw new ZonalError('ZONE_FILE_REQUIRED')
+  const validate = request.compileValidationSchema(schema, 'body')
+  if (validate(zone) !== true) {
+    throw Object.assign(new Error('invalid zone part'), { validation: validate.errors ?? [], validationContext: 'body' })
+  }
   return { zone, file }
 }
 
 function parseJsonPart (text: string): unknown {
   try {
-    return JSON.parse(text)
+    return JSON.parse(text, (key, value: unknown) => key === '__proto__' ? undefined : value)
   } catch {
     throw new ZonalError('MALFORMED_BODY', 'JSON (the zone part)')
   }
