@@ -34,6 +34,7 @@ export const catalog = {
   AUTH_INVALID_GRANT: { status: 400, errorCode: 60001, message: 'invalid_grant:Invalid username & password combination.', shape: 'object' },
   AUTH_INVALID_REFRESH: { status: 400, errorCode: 60001, message: 'invalid_grant:refresh token not found, expired or invalid', shape: 'object' },
   AUTH_USER_INACTIVE: { status: 400, errorCode: 60002, message: 'User not Active', shape: 'object' },
+  AUTH_INVALID_REQUEST: { status: 400, errorCode: 60006, message: 'invalid_request:{0}', shape: 'object' },
   AUTH_GRANT_TYPE_NOT_SUPPORTED: { status: 400, errorCode: 60005, message: 'grant_type not supported', shape: 'object' },
   AUTH_USERNAME_REQUIRED: { status: 400, errorCode: 60007, message: 'invalid_request:username parameter is required for grant_type=password', shape: 'object' },
   AUTH_PASSWORD_REQUIRED: { status: 400, errorCode: 60008, message: 'invalid_request:password parameter is required for grant_type=password', shape: 'object' },

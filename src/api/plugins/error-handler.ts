@@ -21,6 +21,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Maps this route's body validation errors to catalog errors before the generic mapping. */
     validationError?: ValidationErrorMapper
+    /**
+     * Every 400 of the route is a single object (`AUTH_INVALID_REQUEST` when its error is a list
+     * one), as the real token endpoint answers: clients read its errors as one object.
+     */
+    objectErrors?: boolean
   }
 }
 
@@ -85,6 +90,10 @@ export function toZonalError (err: unknown, request: FastifyRequest): ZonalError
 
 /** One error handler and one not-found handler for the whole API (STYLE.md §4.3). */
 export function registerErrorHandler (app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => sendError(reply, toZonalError(err, request)))
+  app.setErrorHandler((err, request, reply) => {
+    const error = toZonalError(err, request)
+    const asObject = request.routeOptions.config?.objectErrors === true && error.status === 400 && error.def.shape !== 'object'
+    return sendError(reply, asObject ? new ZonalError('AUTH_INVALID_REQUEST', error.message) : error)
+  })
   app.setNotFoundHandler((_request, reply) => sendError(reply, new ZonalError('ROUTE_NOT_FOUND')))
 }

@@ -73,6 +73,17 @@ for (const engine of await engineCases()) {
       }
     })
 
+    it('answers a body of the wrong shape or malformed JSON as a single object too (60006)', async () => {
+      for (const payload of ['null', '123', '"x"', '[]', '{"grant_type":']) {
+        const res = await t.app.inject({ method: 'POST', url: '/authorization/token', payload, headers: { 'content-type': 'application/json' } })
+        assert.equal(res.statusCode, 400, payload)
+        const body = res.json()
+        assert.ok(!Array.isArray(body), `${payload}: ${res.body}`)
+        assert.equal(body.errorCode, 60006, payload)
+        assert.equal(body.error, 'invalid_request', payload)
+      }
+    })
+
     it('rejects a wrong password with 60001 invalid_grant and records FAILED_LOGIN', async () => {
       const res = await login('alice', 'wrong password')
       assert.equal(res.statusCode, 400)

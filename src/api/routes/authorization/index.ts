@@ -10,7 +10,7 @@ import { ErrorBody } from '../../schemas/common.ts'
  */
 export const authorizationRoutes: FastifyPluginAsyncTypebox<{ auth: AuthService }> = async (app, { auth }) => {
   app.post('/authorization/token', {
-    config: { public: true },
+    config: { public: true, objectErrors: true },
     schema: {
       tags: ['authorization'],
       summary: 'Get an access token (password or refresh_token grant)',
