@@ -57,10 +57,14 @@ describe('API conventions', () => {
       assert.equal((await t.app.inject({ method: 'GET', url: '/accounts', headers: { token: `Bearer ${token}` } })).statusCode, 200)
     })
 
-    it('answers malformed JSON with 400 in list form, without internals', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: '{"grant_type":', headers: { 'content-type': 'application/json' } })
+    it('answers malformed JSON with 400 in list form, without internals (a single object at the token endpoint)', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/zones', payload: '{"properties":', headers: { 'content-type': 'application/json', ...auth() } })
       assert.equal(res.statusCode, 400)
       assert.deepEqual(res.json(), [{ errorCode: 53005, errorMessage: 'Invalid input: the request body is not valid JSON.' }])
+      const token = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: '{"grant_type":', headers: { 'content-type': 'application/json' } })
+      assert.equal(token.statusCode, 400)
+      assert.equal(token.json().errorCode, 60006)
+      assert.equal(token.json().errorMessage, 'invalid_request:Invalid input: the request body is not valid JSON.')
     })
 
     it('answers an unsupported content type with 415', async () => {
