@@ -1,14 +1,13 @@
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../src/config/config.ts'
-import { startService, type RunningService } from '../src/cli/serve.ts'
-import { freshDatabase, type TestDatabase } from './helpers/engines.ts'
 import { ROOT } from './helpers/cli.ts'
 import { BIND_REQUIRED } from './helpers/named.ts'
+import { runProcess } from './helpers/process.ts'
+import { startTestService, type TestService } from './helpers/service.ts'
 
 /**
  * The README's "Try it" commands run as written (STYLE.md §5: README examples must run), with
@@ -33,21 +32,14 @@ if (skip !== undefined) {
 }
 
 describe('README: Try it', { skip }, () => {
-  let db: TestDatabase
-  let service: RunningService
+  let running: TestService
   let dir: string
   let output: string
 
   before(async () => {
     if (skip !== undefined) return
-    db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({
-      ZONAL_DATABASE_URL: db.url,
-      ZONAL_HTTP_PORT: '0',
-      ZONAL_DNS_PORT: '0',
-      ZONAL_ADMIN_PASSWORD: 'readme password',
-      ZONAL_LOG_LEVEL: 'silent'
-    }))
+    running = await startTestService('readme password')
+    const service = running.service
     dir = mkdtempSync(join(tmpdir(), 'zonal-readme-'))
     writeFileSync(join(dir, 'example.net.zone'), [
       '$ORIGIN example.net.',
@@ -61,19 +53,13 @@ describe('README: Try it', { skip }, () => {
     const script = shBlock('### Try it: a first zone')
       .replace('API=http://127.0.0.1:8080', `API=http://127.0.0.1:${service.httpPort}`)
       .replace(/-p 1053/g, `-p ${service.dns.port}`)
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, env: { ...process.env, PASSWORD: 'readme password' }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-    const code = await new Promise<number | null>(resolve => child.on('close', resolve))
+    const { code, stdout, stderr } = await runProcess('bash', ['-euo', 'pipefail', '-c', script], { cwd: dir, env: { ...process.env, PASSWORD: 'readme password' } })
     assert.equal(code, 0, `the README commands failed:\n${stderr}\n${stdout}`)
     output = stdout
   })
 
   after(async () => {
-    await service?.close()
-    await db?.drop()
+    await running?.stop()
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 

@@ -1,30 +1,18 @@
 import assert from 'node:assert/strict'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../src/config/config.ts'
-import { startService, type RunningService } from '../../src/cli/serve.ts'
-import { freshDatabase, type TestDatabase } from '../helpers/engines.ts'
+import type { RunningService } from '../../src/cli/serve.ts'
+import { startTestService, type TestService } from '../helpers/service.ts'
 import { sampleZone, storeZone } from '../helpers/stored-zones.ts'
 
 describe('sqlite: serve runs background tasks', () => {
-  let db: TestDatabase
+  let running: TestService
   let service: RunningService
   before(async () => {
-    db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({
-      ZONAL_DATABASE_URL: db.url,
-      ZONAL_HTTP_PORT: '0',
-      ZONAL_DNS_PORT: '0',
-      ZONAL_ADMIN_ACCOUNT: 'acme',
-      ZONAL_ADMIN_PASSWORD: 'admin password',
-      ZONAL_LOG_LEVEL: 'silent',
-      ZONAL_TASK_CONCURRENCY: '3'
-    }))
+    running = await startTestService('admin password', { ZONAL_ADMIN_ACCOUNT: 'acme', ZONAL_TASK_CONCURRENCY: '3' })
+    service = running.service
   })
-  after(async () => {
-    await service?.close()
-    await db?.drop()
-  })
+  after(async () => { await running?.stop() })
 
   it('exports a zone over HTTP: 202, the task completes, the result downloads; close stops the runner first', async () => {
     const base = `http://127.0.0.1:${service.httpPort}`

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../src/config/config.ts'
-import { startService, type RunningService } from '../../src/cli/serve.ts'
+import type { RunningService } from '../../src/cli/serve.ts'
 import { ROOT } from '../helpers/cli.ts'
 import { engineCases, freshDatabase, type TestDatabase } from '../helpers/engines.ts'
+import { startTestService, type TestService } from '../helpers/service.ts'
 
 interface LogLine { msg?: string, port?: number }
 
@@ -113,19 +113,13 @@ for (const engine of await engineCases()) {
 }
 
 describe('sqlite: graceful shutdown', () => {
-  let db: TestDatabase
+  let running: TestService
   let service: RunningService
   before(async () => {
-    db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({
-      ZONAL_DATABASE_URL: db.url,
-      ZONAL_HTTP_PORT: '0',
-      ZONAL_DNS_PORT: '0',
-      ZONAL_ADMIN_PASSWORD: 'admin password',
-      ZONAL_LOG_LEVEL: 'silent'
-    }))
+    running = await startTestService('admin password')
+    service = running.service
   })
-  after(async () => { await db?.drop() })
+  after(async () => { await running?.stop() })
 
   it('lets an in-flight request finish, then refuses new connections', async () => {
     // A login spends tens of milliseconds in scrypt: close while it is being handled.

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { runProcess } from './process.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const BIN = fileURLToPath(new URL('../../bin/zonal.js', import.meta.url))
@@ -12,16 +12,9 @@ export interface CliResult {
 
 /** Run `zonal <args>` as a real process on `databaseUrl`, optionally feeding standard input and with more environment. */
 export async function zonal (databaseUrl: string, args: string[], stdin?: string, env: Record<string, string> = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [BIN, ...args], {
+  return await runProcess(process.execPath, [BIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, ZONAL_DATABASE_URL: databaseUrl, ZONAL_LOG_LEVEL: 'silent', ...env },
-    stdio: ['pipe', 'pipe', 'pipe']
+    ...(stdin === undefined ? {} : { input: stdin })
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-  child.stdin.end(stdin ?? '')
-  const code = await new Promise<number | null>(resolve => child.on('close', resolve))
-  return { code, stdout, stderr }
 }

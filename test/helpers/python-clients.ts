@@ -1,7 +1,8 @@
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { runProcess, type ProcessResult } from './process.ts'
 
 /**
  * The real Python clients of the UltraDNS API for interop tests: the official client
@@ -96,26 +97,13 @@ export function pythonClients (sources: ClientSource[]): PythonClients | { skip:
   return { pythonPath: entries.join(':') }
 }
 
-export interface PythonRun {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
 /**
  * Run Python `args` (a script file or `-c`, `-m`) with the clients on its path, without blocking
  * this process's event loop (the service under test runs in it).
  */
-export async function runPython (clients: PythonClients, args: string[], opts: { cwd?: string, env?: Record<string, string> } = {}): Promise<PythonRun> {
-  const child = spawn(PYTHON, args, {
-    cwd: opts.cwd,
-    env: { ...process.env, PYTHONPATH: clients.pythonPath, PYTHONDONTWRITEBYTECODE: '1', ...opts.env },
-    stdio: ['ignore', 'pipe', 'pipe']
+export async function runPython (clients: PythonClients, args: string[], opts: { cwd?: string, env?: Record<string, string> } = {}): Promise<ProcessResult> {
+  return await runProcess(PYTHON, args, {
+    ...(opts.cwd === undefined ? {} : { cwd: opts.cwd }),
+    env: { ...process.env, PYTHONPATH: clients.pythonPath, PYTHONDONTWRITEBYTECODE: '1', ...opts.env }
   })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-  const code = await new Promise<number | null>(resolve => child.on('close', resolve))
-  return { code, stdout, stderr }
 }

@@ -67,7 +67,8 @@ function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, '
   }
 }
 
-function fromRow (r: Omit<RrsetTable, 'id'>): StoredRrset {
+/** A stored rrset from its row (also the rows of zone snapshots, which copy the columns). */
+export function rrsetFromRow (r: Omit<RrsetTable, 'id' | 'updated_at'>): StoredRrset {
   return {
     ownerKey: r.owner_key,
     ownerName: r.owner_name,
@@ -132,7 +133,7 @@ export class SqlRrsetStore implements RrsetStore {
 
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
     const rows = await this.page(this.db.selectFrom('rrsets').selectAll(), zoneId, limit, after)
-    return rows.map(fromRow)
+    return rows.map(rrsetFromRow)
   }
 
   async listWire (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]> {
@@ -165,7 +166,7 @@ export class SqlRrsetStore implements RrsetStore {
     const row = await this.db.selectFrom('rrsets').selectAll()
       .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', type)
       .executeTakeFirst()
-    return row === undefined ? undefined : fromRow(row)
+    return row === undefined ? undefined : rrsetFromRow(row)
   }
 
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
@@ -173,7 +174,7 @@ export class SqlRrsetStore implements RrsetStore {
     let q = this.db.selectFrom('rrsets').selectAll().where(matching(query))
     for (const col of ORDER[query.sort]) q = q.orderBy(col, dir)
     if (query.offset > 0) q = q.offset(query.offset)
-    return (await q.limit(query.limit).execute()).map(fromRow)
+    return (await q.limit(query.limit).execute()).map(rrsetFromRow)
   }
 
   async countPage (filter: RrsetFilter): Promise<number> {

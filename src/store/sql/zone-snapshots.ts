@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../schema.ts'
 import type { StoredRrset, ZoneSnapshot, ZoneSnapshotStore } from '../store.ts'
-import { decodeProfile, decodeTextList } from './codec.ts'
-import { unpackRdata } from './rrsets.ts'
+import { rrsetFromRow } from './rrsets.ts'
 
 /** The columns a snapshot copies from `rrsets` and a restore writes back. */
 const COPIED = ['zone_id', 'owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_text', 'rdata_wire', 'profile', 'kind', 'value_key'] as const
@@ -40,15 +39,7 @@ export class SqlZoneSnapshotStore implements ZoneSnapshotStore {
       ]))
     }
     const rows = await q.orderBy('owner_key').orderBy('rrtype').limit(limit).execute()
-    return rows.map(r => ({
-      ownerKey: r.owner_key,
-      ownerName: r.owner_name,
-      type: r.rrtype,
-      ttl: Number(r.ttl),
-      rdata: unpackRdata(new Uint8Array(r.rdata_wire)),
-      rdataText: decodeTextList(r.rdata_text),
-      profile: decodeProfile(r.profile)
-    }))
+    return rows.map(rrsetFromRow)
   }
 
   async restore (zoneId: string): Promise<boolean> {

@@ -4,12 +4,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../../src/config/config.ts'
-import { startService, type RunningService } from '../../../src/cli/serve.ts'
+import type { RunningService } from '../../../src/cli/serve.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { query, tcpExchange } from '../../helpers/dns-clients.ts'
-import { freshDatabase, type TestDatabase } from '../../helpers/engines.ts'
-import { OCTODNS_ULTRA, pythonClients, runPython, type PythonRun } from '../../helpers/python-clients.ts'
+import type { ProcessResult } from '../../helpers/process.ts'
+import { OCTODNS_ULTRA, pythonClients, runPython } from '../../helpers/python-clients.ts'
+import { startTestService, type TestService } from '../../helpers/service.ts'
 
 /**
  * octoDNS with octodns-ultra (the UltraDNS provider) against a running service: a sync creates the
@@ -83,11 +83,11 @@ alias:
 `
 
 describe('octoDNS with octodns-ultra', { skip: 'skip' in clients ? clients.skip : undefined }, () => {
-  let db: TestDatabase
+  let running: TestService
   let service: RunningService
   let dir: string
 
-  async function octodns (...args: string[]): Promise<PythonRun> {
+  async function octodns (...args: string[]): Promise<ProcessResult> {
     if ('skip' in clients) throw new Error('unreachable')
     const run = await runPython(clients, args, {
       cwd: dir,
@@ -110,14 +110,8 @@ describe('octoDNS with octodns-ultra', { skip: 'skip' in clients ? clients.skip 
 
   before(async () => {
     if ('skip' in clients) return
-    db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({
-      ZONAL_DATABASE_URL: db.url,
-      ZONAL_HTTP_PORT: '0',
-      ZONAL_DNS_PORT: '0',
-      ZONAL_ADMIN_PASSWORD: 'octodns password',
-      ZONAL_LOG_LEVEL: 'silent'
-    }))
+    running = await startTestService('octodns password')
+    service = running.service
     dir = mkdtempSync(join(tmpdir(), 'zonal-octodns-'))
     cpSync(FIXTURES, dir, { recursive: true })
     mkdirSync(join(dir, 'zones'))
@@ -125,8 +119,7 @@ describe('octoDNS with octodns-ultra', { skip: 'skip' in clients ? clients.skip 
   })
 
   after(async () => {
-    await service?.close()
-    await db?.drop()
+    await running?.stop()
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 

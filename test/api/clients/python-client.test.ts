@@ -4,10 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { after, before, describe, it } from 'node:test'
-import { loadConfig } from '../../../src/config/config.ts'
-import { startService, type RunningService } from '../../../src/cli/serve.ts'
-import { freshDatabase, type TestDatabase } from '../../helpers/engines.ts'
 import { pythonClients, runPython, ULTRA_REST_CLIENT } from '../../helpers/python-clients.ts'
+import { startTestService, type TestService } from '../../helpers/service.ts'
 
 /**
  * The official UltraDNS Python client (ultra_rest_client) against a running service: its zone,
@@ -31,21 +29,14 @@ function find (body: Json, owner: string, rrtype: string): RrsetDto | undefined 
 }
 
 describe('the official Python client (ultra_rest_client)', { skip: 'skip' in clients ? clients.skip : undefined }, () => {
-  let db: TestDatabase
-  let service: RunningService
+  let running: TestService
   let dir: string
   let steps: Record<string, Json>
 
   before(async () => {
     if ('skip' in clients) return
-    db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({
-      ZONAL_DATABASE_URL: db.url,
-      ZONAL_HTTP_PORT: '0',
-      ZONAL_DNS_PORT: '0',
-      ZONAL_ADMIN_PASSWORD: 'python client password',
-      ZONAL_LOG_LEVEL: 'silent'
-    }))
+    running = await startTestService('python client password')
+    const service = running.service
     dir = mkdtempSync(join(tmpdir(), 'zonal-py-client-'))
     const bind = join(dir, 'py-upload.test.zone')
     writeFileSync(bind, [
@@ -64,8 +55,7 @@ describe('the official Python client (ultra_rest_client)', { skip: 'skip' in cli
   })
 
   after(async () => {
-    await service?.close()
-    await db?.drop()
+    await running?.stop()
     if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   })
 

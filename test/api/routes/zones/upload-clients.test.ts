@@ -5,13 +5,14 @@
  * visible line when its client is not on this machine.
  */
 import assert from 'node:assert/strict'
-import { spawn, spawnSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { TEST_PASSWORD, buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { engineCases } from '../../../helpers/engines.ts'
+import { runProcess } from '../../../helpers/process.ts'
 import { pythonClients, runPython, ULTRA_REST_CLIENT } from '../../../helpers/python-clients.ts'
 import { client } from '../../../helpers/zones.ts'
 
@@ -38,17 +39,6 @@ out['delete'] = c.delete_zone('py-primary.test.')
 print(json.dumps(out))
 `
 
-/** Run curl without blocking the event loop (the service under test answers in this process). */
-async function curl (args: string[], cwd: string): Promise<{ code: number | null, stdout: string, stderr: string }> {
-  const child = spawn('curl', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] })
-  let stdout = ''
-  let stderr = ''
-  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
-  const code = await new Promise<number | null>(resolve => child.on('close', resolve))
-  return { code, stdout, stderr }
-}
-
 for (const engine of await engineCases()) {
   describe(`${engine.name}: zone routes with the real clients`, { skip: engine.skip }, () => {
     let t: TestApp
@@ -72,8 +62,8 @@ for (const engine of await engineCases()) {
 
     it('uploads with curl -F \'zone=<zone.json;type=application/json\' -F file=@example.zone', { skip: curlMissing }, async () => {
       writeFileSync(join(dir, 'zone.json'), JSON.stringify({ properties: { name: 'curl.test', accountName: 'acme', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }) + '\n')
-      const res = await curl(['-s', '-m', '20', '-w', '\n%{http_code}', '-H', `Authorization: Bearer ${token}`,
-        '-F', 'zone=<zone.json;type=application/json', '-F', 'file=@example.zone', `${base}/v3/zones`], dir)
+      const res = await runProcess('curl', ['-s', '-m', '20', '-w', '\n%{http_code}', '-H', `Authorization: Bearer ${token}`,
+        '-F', 'zone=<zone.json;type=application/json', '-F', 'file=@example.zone', `${base}/v3/zones`], { cwd: dir })
       assert.equal(res.code, 0, res.stderr)
       const [body, status] = res.stdout.split('\n')
       assert.equal(status, '201', body)

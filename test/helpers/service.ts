@@ -1,0 +1,35 @@
+import { loadConfig } from '../../src/config/config.ts'
+import { startService, type RunningService } from '../../src/cli/serve.ts'
+import { freshDatabase, type TestDatabase } from './engines.ts'
+
+export interface TestService {
+  service: RunningService
+  db: TestDatabase
+  /** Close the service (if still open) and drop its database. */
+  stop (): Promise<void>
+}
+
+/**
+ * The whole service as `npm start` runs it (HTTP API, DNS, tasks) on a fresh SQLite database,
+ * listening on free loopback ports, with `admin`'s password `adminPassword`; `env` adds or
+ * overrides ZONAL_ variables.
+ */
+export async function startTestService (adminPassword: string, env: Record<string, string> = {}): Promise<TestService> {
+  const db = await freshDatabase('sqlite')
+  const service = await startService(loadConfig({
+    ZONAL_DATABASE_URL: db.url,
+    ZONAL_HTTP_PORT: '0',
+    ZONAL_DNS_PORT: '0',
+    ZONAL_ADMIN_PASSWORD: adminPassword,
+    ZONAL_LOG_LEVEL: 'silent',
+    ...env
+  }))
+  return {
+    service,
+    db,
+    async stop () {
+      await service.close()
+      await db.drop()
+    }
+  }
+}
