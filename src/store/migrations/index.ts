@@ -29,7 +29,11 @@ const migrations: Record<string, EngineMigration> = {
 
 /** Kysely migration provider that hands each migration the engine it runs on. */
 export class ZonalMigrationProvider implements MigrationProvider {
-  constructor (private readonly engine: EngineName) {}
+  private readonly engine: EngineName
+
+  constructor (engine: EngineName) {
+    this.engine = engine
+  }
 
   async getMigrations (): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {}

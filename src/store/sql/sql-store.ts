@@ -43,12 +43,19 @@ export class SqlStore implements Store {
   /** Zones changed by this transaction, announced to the watchers after it commits. */
   private readonly changedZones = new Set<string>()
 
+  private readonly engineImpl: Engine
+  private readonly inTransaction: boolean
+  private readonly watchers: Watchers
+
   constructor (
-    private readonly engineImpl: Engine,
+    engineImpl: Engine,
     db: Kysely<Database> = engineImpl.db,
-    private readonly inTransaction = false,
-    private readonly watchers: Watchers = new Set()
+    inTransaction = false,
+    watchers: Watchers = new Set()
   ) {
+    this.engineImpl = engineImpl
+    this.inTransaction = inTransaction
+    this.watchers = watchers
     const touched = async (zoneId: string): Promise<void> => {
       await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
