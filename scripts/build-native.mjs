@@ -6,7 +6,7 @@
 // (package.json "allowScripts"): npm would compile against the headers its config names, which
 // may be another Node's (a machine's `nodedir=/usr`). Here: lay the pinned Node's headers out
 // the way node-gyp expects, and compile against them with the pinned node first on PATH.
-// ZONAL_NODE=/path/to/node checks (and if need be builds) for that Node instead.
+// `node scripts/build-native.mjs /path/to/node` checks (and if need be builds) for that Node instead.
 import { spawnSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, realpathSync, rmSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path'
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
 const bin = join(root, 'node_modules', '.bin')
 const pinnedNode = join(bin, process.platform === 'win32' ? 'node.exe' : 'node')
-const pinned = process.env.ZONAL_NODE ?? pinnedNode
+const pinned = process.argv[2] === undefined ? pinnedNode : resolve(process.argv[2])
 const addon = join(root, 'node_modules', 'better-sqlite3')
 
 function fail (message) {
