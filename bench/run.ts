@@ -14,7 +14,7 @@ for (const name of chosen) {
     process.exit(2)
   }
   process.stdout.write(`\n## ${name}\n\n`)
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, name, 'run.ts')], { stdio: 'inherit' })
+  const r = spawnSync(process.execPath, [join(root, name, 'run.ts')], { stdio: 'inherit' })
   if (r.status !== 0) failed = true
 }
 process.exit(failed ? 1 : 0)

@@ -1,5 +1,5 @@
-// Runs every test file under test/ with node's test runner through tsx (Node 20's --test takes
-// no globs). Extra arguments are passed to node (e.g. --test-name-pattern).
+// Runs every test file under test/ with node's test runner (the TypeScript runs as is: Node
+// strips the types). Extra arguments are passed to node (e.g. --test-name-pattern).
 import { spawnSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -15,6 +15,6 @@ function find (dir) {
 }
 
 const files = find('test').sort()
-const args = ['--import', 'tsx', '--test', ...process.argv.slice(2), ...files]
+const args = ['--test', ...process.argv.slice(2), ...files]
 const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
 process.exit(result.status ?? 1)

@@ -67,7 +67,7 @@ export async function startZonalProcess (dir: string): Promise<{ base: string, t
   mkdirSync(dir, { recursive: true })
   const root = new URL('../../', import.meta.url).pathname
   const port = await freePort()
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'src/main.ts'), 'serve'], {
+  const child = spawn(process.execPath, [join(root, 'src/main.ts'), 'serve'], {
     cwd: root,
     stdio: 'ignore',
     env: {

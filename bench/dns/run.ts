@@ -52,7 +52,7 @@ function dnsperf (port: number, queries: string): { qps: number, avgMs: number, 
 }
 
 function axfr (port: number): AxfrResult {
-  const [cmd, args] = pinned(CLIENT_CPU, process.execPath, ['--import', 'tsx', join(root, 'bench/dns/axfr-client.ts'), String(port), ORIGIN])
+  const [cmd, args] = pinned(CLIENT_CPU, process.execPath, [join(root, 'bench/dns/axfr-client.ts'), String(port), ORIGIN])
   const r = spawnSync(cmd, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
   if (r.status !== 0) throw new Error(`AXFR from port ${port} failed`)
   return JSON.parse(r.stdout) as AxfrResult

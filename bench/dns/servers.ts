@@ -85,7 +85,7 @@ function lineReader (child: ChildProcess, what: string): () => Promise<Record<st
 
 /** Import a zone file into a fresh store in `dir` (not timed); returns the records stored. */
 export function populateZonal (zoneFile: string, origin: string, dir: string): { records: number, ms: number } {
-  const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'bench/dns/server.ts'), 'populate', zoneFile, origin, dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
+  const r = spawnSync(process.execPath, [join(root, 'bench/dns/server.ts'), 'populate', zoneFile, origin, dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 })
   if (r.status !== 0) throw new Error(`populating the Zonal store failed (${r.status ?? r.signal})`)
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { records: number, ms: number }
 }
@@ -97,7 +97,7 @@ export interface ZonalRunning extends Running {
 
 /** Spawn Zonal's DNS server over the store in `dir`; resolves once it listens. */
 export async function startZonal (dir: string, nodeFlags: string[] = []): Promise<ZonalRunning> {
-  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, '--import', 'tsx', join(root, 'bench/dns/server.ts'), 'serve', dir])
+  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, join(root, 'bench/dns/server.ts'), 'serve', dir])
   const spawnedAt = performance.now()
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ZONAL_DNS_RRL: '0' } })
   const next = lineReader(child, 'zonal dns')

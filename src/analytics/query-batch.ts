@@ -58,7 +58,12 @@ export class QueryBatch {
   /** Question name wire keys; '' when there was no question (the root's key is '\0'). */
   readonly qname: string[]
 
-  constructor (readonly capacity: number, readonly node: string) {
+  readonly capacity: number
+  readonly node: string
+
+  constructor (capacity: number, node: string) {
+    this.capacity = capacity
+    this.node = node
     this.time = new Float64Array(capacity)
     this.qtype = new Uint16Array(capacity)
     this.opcode = new Uint8Array(capacity)

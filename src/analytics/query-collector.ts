@@ -50,7 +50,12 @@ export class QueryCollector implements QueryCapture {
   private readonly timer: NodeJS.Timeout
   private readonly stats: CollectorStats = { captured: 0, dropped: 0, written: 0, failed: 0 }
 
-  constructor (private readonly sink: QuerySink, private readonly opts: QueryCollectorOptions) {
+  private readonly sink: QuerySink
+  private readonly opts: QueryCollectorOptions
+
+  constructor (sink: QuerySink, opts: QueryCollectorOptions) {
+    this.sink = sink
+    this.opts = opts
     const size = opts.batchSize ?? 1024
     const count = opts.batches ?? 8
     if (!(size >= 1) || !(count >= 1)) throw new RangeError('a query collector needs at least one batch of at least one query')

@@ -56,11 +56,18 @@ export function hashToken (token: string): string {
 export class AuthService {
   private readonly throttle: AddressThrottle
 
+  private readonly store: Store
+  readonly settings: AuthSettings
+  private readonly clock: Clock
+
   constructor (
-    private readonly store: Store,
-    readonly settings: AuthSettings = defaultAuthSettings,
-    private readonly clock: Clock = systemClock
+    store: Store,
+    settings: AuthSettings = defaultAuthSettings,
+    clock: Clock = systemClock
   ) {
+    this.store = store
+    this.settings = settings
+    this.clock = clock
     this.throttle = new AddressThrottle(settings.addressMaxFailures, settings.addressWindowSeconds * 1000)
   }
 

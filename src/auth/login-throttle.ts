@@ -5,7 +5,13 @@
 export class AddressThrottle {
   private readonly failures = new Map<string, number[]>()
 
-  constructor (private readonly maxFailures: number, private readonly windowMs: number) {}
+  private readonly maxFailures: number
+  private readonly windowMs: number
+
+  constructor (maxFailures: number, windowMs: number) {
+    this.maxFailures = maxFailures
+    this.windowMs = windowMs
+  }
 
   /** Seconds the address must wait before trying again, or 0 when it may try now. */
   retryAfter (address: string, now: number): number {

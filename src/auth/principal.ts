@@ -3,11 +3,19 @@ import { groupAllows, type Permission } from './permissions.ts'
 
 /** The authenticated caller of a request. */
 export class Principal {
+  readonly userId: string
+  readonly username: string
+  readonly memberships: readonly AccountMembership[]
+
   constructor (
-    readonly userId: string,
-    readonly username: string,
-    readonly memberships: readonly AccountMembership[]
-  ) {}
+    userId: string,
+    username: string,
+    memberships: readonly AccountMembership[]
+  ) {
+    this.userId = userId
+    this.username = username
+    this.memberships = memberships
+  }
 
   /** The accounts in which the caller has `permission`: the scope of a store query. */
   scope (permission: Permission = 'read'): Scope {

@@ -61,7 +61,10 @@ const NO_ACCOUNT: AuditAccount = { accountId: null, accountName: null }
 export class UserAdmin {
   private readonly actor: Actor
 
-  constructor (private readonly store: Store, options: UserAdminOptions = {}) {
+  private readonly store: Store
+
+  constructor (store: Store, options: UserAdminOptions = {}) {
+    this.store = store
     this.actor = options.actor ?? { user: 'system', ipAddress: null }
   }
 

@@ -86,7 +86,10 @@ export class SecondaryRefresher {
   private stopWatch: (() => Promise<void>) | undefined
   private rescanTimer: NodeJS.Timeout | undefined
 
-  constructor (private readonly opts: SecondaryRefreshOptions) {
+  private readonly opts: SecondaryRefreshOptions
+
+  constructor (opts: SecondaryRefreshOptions) {
+    this.opts = opts
     this.clock = opts.clock ?? (() => new Date())
   }
 

@@ -88,13 +88,24 @@ export class ZoneSync {
   private stopped = false
   private fullSyncMs: number
 
+  private readonly store: Store
+  private readonly index: ZoneIndex
+  private readonly logger: SyncLogger
+  private readonly secrets: SecretBox
+  private readonly opts: ZoneSyncOptions
+
   constructor (
-    private readonly store: Store,
-    private readonly index: ZoneIndex,
-    private readonly logger: SyncLogger,
-    private readonly secrets: SecretBox,
-    private readonly opts: ZoneSyncOptions = {}
+    store: Store,
+    index: ZoneIndex,
+    logger: SyncLogger,
+    secrets: SecretBox,
+    opts: ZoneSyncOptions = {}
   ) {
+    this.store = store
+    this.index = index
+    this.logger = logger
+    this.secrets = secrets
+    this.opts = opts
     this.fullSyncMs = opts.fullSyncMs ?? 5000
   }
 

@@ -102,11 +102,16 @@ export class TaskRunner {
   /** {@link wake}'s work, bound to the async context the runner was made in. */
   private readonly wakeInOwnContext: () => void
 
+  private readonly store: Store
+  private readonly options: TaskRunnerOptions
+
   constructor (
-    private readonly store: Store,
+    store: Store,
     handlers: Readonly<Record<string, TaskHandler>>,
-    private readonly options: TaskRunnerOptions
+    options: TaskRunnerOptions
   ) {
+    this.store = store
+    this.options = options
     this.handlers = { ...handlers }
     this.wakeInOwnContext = AsyncResource.bind(() => this.fillNow())
     this.concurrency = Math.max(1, options.concurrency ?? 2)

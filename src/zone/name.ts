@@ -21,8 +21,11 @@ export type NameProblemCode =
 
 /** A name that cannot be parsed; `code` is from a closed list. */
 export class NameError extends Error {
-  constructor (readonly code: NameProblemCode, message: string) {
+  readonly code: NameProblemCode
+
+  constructor (code: NameProblemCode, message: string) {
     super(message)
+    this.code = code
   }
 }
 

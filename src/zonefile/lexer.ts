@@ -82,16 +82,24 @@ export class ZoneLexer {
   /** Absolute position of the current chunk's first character. */
   private base = 0
 
+  private readonly onEntry: (e: Entry) => void
+  private readonly onProblem: LexProblem
+  private readonly maxEntryChars: number
+
   /**
    * @param onEntry - receives each complete entry (never one without tokens)
    * @param onProblem - receives each lexical problem with its line
    * @param maxEntryChars - the runaway guard (default {@link MAX_ENTRY_CHARS})
    */
   constructor (
-    private readonly onEntry: (e: Entry) => void,
-    private readonly onProblem: LexProblem,
-    private readonly maxEntryChars = MAX_ENTRY_CHARS
-  ) {}
+    onEntry: (e: Entry) => void,
+    onProblem: LexProblem,
+    maxEntryChars = MAX_ENTRY_CHARS
+  ) {
+    this.onEntry = onEntry
+    this.onProblem = onProblem
+    this.maxEntryChars = maxEntryChars
+  }
 
   /** Lex a chunk; complete entries are handed out before this returns. */
   push (chunk: string): void {

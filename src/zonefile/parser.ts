@@ -96,16 +96,23 @@ export class ZoneFileParser {
   private ownerOrigin: WireName | undefined
   private ownerName: WireName | undefined
 
+  private readonly opts: ZoneFileOptions
+  private readonly onRecord: (r: ZoneRecord) => void
+  private readonly onProblem: (p: ZoneProblem) => void
+
   /**
    * @param opts - origin, file name, include policy and limits
    * @param onRecord - receives each record, in file order
    * @param onProblem - receives each problem, in file order
    */
   constructor (
-    private readonly opts: ZoneFileOptions,
-    private readonly onRecord: (r: ZoneRecord) => void,
-    private readonly onProblem: (p: ZoneProblem) => void
+    opts: ZoneFileOptions,
+    onRecord: (r: ZoneRecord) => void,
+    onProblem: (p: ZoneProblem) => void
   ) {
+    this.opts = opts
+    this.onRecord = onRecord
+    this.onProblem = onProblem
     this.frame = { file: opts.file, origin: opts.origin, ctx: { origin: opts.origin }, owner: undefined, originChanged: false }
     this.defaultTtl = opts.defaultTtl
     this.maxRecords = opts.maxRecords ?? Infinity

@@ -28,7 +28,13 @@ class LineFormatter {
   private prevOwnerText = ''
   private prevType = -1
 
-  constructor (private readonly origin: WireName, private readonly poolComment: WriteOptions['poolComment']) {}
+  private readonly origin: WireName
+  private readonly poolComment: WriteOptions['poolComment']
+
+  constructor (origin: WireName, poolComment: WriteOptions['poolComment']) {
+    this.origin = origin
+    this.poolComment = poolComment
+  }
 
   line (r: ZoneRecord): string {
     let out = ''
@@ -97,7 +103,10 @@ export class ZoneTextWriter {
   private readonly formatter: LineFormatter
   private held: ZoneRecord[] | undefined = []
 
-  constructor (private readonly opts: Pick<WriteOptions, 'origin' | 'poolComment'>) {
+  private readonly opts: Pick<WriteOptions, 'origin' | 'poolComment'>
+
+  constructor (opts: Pick<WriteOptions, 'origin' | 'poolComment'>) {
+    this.opts = opts
     this.formatter = new LineFormatter(opts.origin, opts.poolComment)
   }
 

@@ -28,7 +28,7 @@ type Mode = { kind: 'good', serial: number, www: number } | { kind: 'cut', seria
 /** A primary that answers every transfer request with the zone of `mode` (whole, or cut off). */
 async function fakePrimary (port: number, mode: () => Mode): Promise<Server> {
   const server = createServer((socket) => {
-    socket.on('data', (chunk) => {
+    socket.on('data', (chunk: Buffer) => {
       const request = decodeMessage(chunk.subarray(2))
       const m = mode()
       const records = zone(m.serial, m.www)

@@ -13,7 +13,7 @@ const WORKER = fileURLToPath(new URL('./fixtures/blocking-worker.ts', import.met
 
 /** Start the blocking worker on `url`; resolves once it runs `taskId`, with a SIGKILL for it. */
 async function workerRunning (url: string, workerId: string, taskId: string): Promise<{ kill: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER, url, workerId], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const child = spawn(process.execPath, [WORKER, url, workerId], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
   const exited = once(child, 'exit')

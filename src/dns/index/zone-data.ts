@@ -74,7 +74,14 @@ export class ZoneData {
    */
   primaries?: { host: string, port: number }[]
 
-  constructor (readonly origin: WireName, public serial: number, public version: number) {
+  readonly origin: WireName
+  serial: number
+  version: number
+
+  constructor (origin: WireName, serial: number, version: number) {
+    this.origin = origin
+    this.serial = serial
+    this.version = version
     this.originKey = wireKey(origin)
   }
 

@@ -12,8 +12,11 @@ export type TransferFailure = 'connection refused' | 'timeout' | 'tsig' | 'refus
 
 /** A failed zone transfer: `reason` to switch on, `message` a sentence for the zone's status. */
 export class TransferError extends Error {
-  constructor (readonly reason: TransferFailure, message: string) {
+  readonly reason: TransferFailure
+
+  constructor (reason: TransferFailure, message: string) {
     super(message)
+    this.reason = reason
     this.name = 'TransferError'
   }
 }
@@ -55,17 +58,27 @@ export class TransferReader {
   private readonly steps: JournalStep[] = []
   private current = false
 
+  private readonly zone: WireName
+  private readonly id: number
+  private readonly clientSerial: number | undefined
+  private readonly maxRecords: number
+
   /**
    * @param zone the zone asked for
    * @param id the request's message ID
    * @param clientSerial for IXFR, the serial of the copy we hold; undefined for AXFR
    */
   constructor (
-    private readonly zone: WireName,
-    private readonly id: number,
-    private readonly clientSerial: number | undefined,
-    private readonly maxRecords: number
-  ) {}
+    zone: WireName,
+    id: number,
+    clientSerial: number | undefined,
+    maxRecords: number
+  ) {
+    this.zone = zone
+    this.id = id
+    this.clientSerial = clientSerial
+    this.maxRecords = maxRecords
+  }
 
   get done (): boolean {
     return this.state.at === 'done'

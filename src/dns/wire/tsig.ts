@@ -163,7 +163,10 @@ export class ResponseVerifier {
   /** Whether the latest message checked carried a valid TSIG. */
   lastSigned = false
 
-  constructor (readonly key: TsigKey, requestMac: Uint8Array) {
+  readonly key: TsigKey
+
+  constructor (key: TsigKey, requestMac: Uint8Array) {
+    this.key = key
     this.prior = requestMac
   }
 

@@ -6,7 +6,8 @@ import type { Edns, Message, Question, WireRecord } from './message.ts'
 /** The header fields of a message; of `rcode` the low 4 bits go in the header, higher bits need an OPT record (`opt`). */
 export type Header = Pick<Message, 'id' | 'qr' | 'opcode' | 'aa' | 'tc' | 'rd' | 'ra' | 'ad' | 'cd' | 'rcode'>
 
-export const enum Section { Answer = 1, Authority = 2, Additional = 3 }
+export const Section = { Answer: 1, Authority: 2, Additional: 3 } as const
+export type SectionNumber = typeof Section[keyof typeof Section]
 
 /**
  * Types whose rdata is written field by field because it holds names: names the type allows
@@ -34,7 +35,10 @@ export class MessageWriter {
   private lastName: Uint8Array | undefined
   private lastNameAt = 0
 
-  constructor (readonly maxSize: number) {
+  readonly maxSize: number
+
+  constructor (maxSize: number) {
+    this.maxSize = maxSize
     const size = Math.min(maxSize, 65535)
     // A second writer while one is unfinished (never on the answer path) gets its own buffer.
     this.buf = scratchInUse ? new Uint8Array(size) : SCRATCH.subarray(0, size)
@@ -71,7 +75,7 @@ export class MessageWriter {
   }
 
   /** Append a record; false (and nothing written) when it does not fit. */
-  record (section: Section, r: WireRecord): boolean {
+  record (section: SectionNumber, r: WireRecord): boolean {
     if (section < this.section) throw new Error('records must be written section by section')
     this.section = section
     return this.attempt(section, () => {

@@ -1,4 +1,5 @@
-import type { Kysely, Migration, MigrationProvider } from 'kysely'
+import type { Kysely } from 'kysely'
+import type { Migration, MigrationProvider } from 'kysely/migration'
 import type { EngineName } from '../engine.ts'
 import * as m0001 from './0001-foundation.ts'
 import * as m0002 from './0002-zone-order.ts'
@@ -29,7 +30,11 @@ const migrations: Record<string, EngineMigration> = {
 
 /** Kysely migration provider that hands each migration the engine it runs on. */
 export class ZonalMigrationProvider implements MigrationProvider {
-  constructor (private readonly engine: EngineName) {}
+  private readonly engine: EngineName
+
+  constructor (engine: EngineName) {
+    this.engine = engine
+  }
 
   async getMigrations (): Promise<Record<string, Migration>> {
     const out: Record<string, Migration> = {}

@@ -6,7 +6,13 @@ import type { AccountRow, Database } from '../schema.ts'
 import type { AccountStore, AccountSummary, Scope } from '../store.ts'
 
 export class SqlAccountStore implements AccountStore {
-  constructor (private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+  private readonly db: Kysely<Database>
+  private readonly engine: Engine
+
+  constructor (db: Kysely<Database>, engine: Engine) {
+    this.db = db
+    this.engine = engine
+  }
 
   async create (name: string, accountType = 'ORGANIZATION'): Promise<AccountRow> {
     const row: AccountRow = {

@@ -17,7 +17,13 @@ function likeAny (eb: AuditEb, column: TextColumn, patterns: readonly string[]):
  * the retention setting alone.
  */
 export class SqlAuditStore implements AuditStore {
-  constructor (private readonly db: Kysely<Database>, private readonly engine: EngineName) {}
+  private readonly db: Kysely<Database>
+  private readonly engine: EngineName
+
+  constructor (db: Kysely<Database>, engine: EngineName) {
+    this.db = db
+    this.engine = engine
+  }
 
   async append (record: NewAuditRecord): Promise<void> {
     await this.db.insertInto('audit_records').values({

@@ -109,7 +109,11 @@ function matching (f: RrsetFilter) {
 }
 
 export class SqlRrsetStore implements RrsetStore {
-  constructor (private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>
+
+  constructor (db: Kysely<Database>) {
+    this.db = db
+  }
 
   async insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void> {
     const now = new Date().toISOString()

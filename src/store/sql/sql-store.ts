@@ -1,4 +1,5 @@
-import { Migrator, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
@@ -43,12 +44,19 @@ export class SqlStore implements Store {
   /** Zones changed by this transaction, announced to the watchers after it commits. */
   private readonly changedZones = new Set<string>()
 
+  private readonly engineImpl: Engine
+  private readonly inTransaction: boolean
+  private readonly watchers: Watchers
+
   constructor (
-    private readonly engineImpl: Engine,
+    engineImpl: Engine,
     db: Kysely<Database> = engineImpl.db,
-    private readonly inTransaction = false,
-    private readonly watchers: Watchers = new Set()
+    inTransaction = false,
+    watchers: Watchers = new Set()
   ) {
+    this.engineImpl = engineImpl
+    this.inTransaction = inTransaction
+    this.watchers = watchers
     const touched = async (zoneId: string): Promise<void> => {
       await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)

@@ -34,7 +34,13 @@ function toInfo (row: Omit<TaskRow, 'result_data'> & { has_data: unknown }): Tas
 }
 
 export class SqlTaskStore implements TaskStore {
-  constructor (private readonly db: Kysely<Database>, private readonly engine: Pick<Engine, 'supportsSkipLocked'>) {}
+  private readonly db: Kysely<Database>
+  private readonly engine: Pick<Engine, 'supportsSkipLocked'>
+
+  constructor (db: Kysely<Database>, engine: Pick<Engine, 'supportsSkipLocked'>) {
+    this.db = db
+    this.engine = engine
+  }
 
   async create (task: NewTask): Promise<TaskRow> {
     const now = new Date().toISOString()

@@ -4,7 +4,11 @@ import type { Database, TokenTable } from '../schema.ts'
 import type { NewToken, TokenRecord, TokenStore } from '../store.ts'
 
 export class SqlTokenStore implements TokenStore {
-  constructor (private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>
+
+  constructor (db: Kysely<Database>) {
+    this.db = db
+  }
 
   async insert (token: NewToken): Promise<TokenRecord> {
     const record: TokenRecord = { ...token, id: randomUUID(), createdAt: new Date().toISOString() }

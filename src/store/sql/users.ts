@@ -6,7 +6,13 @@ import type { Database, UserRow } from '../schema.ts'
 import type { AccountMembership, UserStore } from '../store.ts'
 
 export class SqlUserStore implements UserStore {
-  constructor (private readonly db: Kysely<Database>, private readonly engine: Engine) {}
+  private readonly db: Kysely<Database>
+  private readonly engine: Engine
+
+  constructor (db: Kysely<Database>, engine: Engine) {
+    this.db = db
+    this.engine = engine
+  }
 
   async create (username: string, passwordHash: string): Promise<UserRow> {
     const now = new Date().toISOString()

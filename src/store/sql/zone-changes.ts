@@ -56,7 +56,11 @@ function fromRow (r: Pick<ZoneChangeTable, 'version' | 'serial_from' | 'serial_t
 }
 
 export class SqlZoneChangeStore implements ZoneChangeStore {
-  constructor (private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>
+
+  constructor (db: Kysely<Database>) {
+    this.db = db
+  }
 
   async append (zoneId: string, change: ZoneChange): Promise<void> {
     const now = new Date()

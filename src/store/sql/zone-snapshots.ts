@@ -12,7 +12,11 @@ const COPIED = ['zone_id', 'owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_te
  * passing through the process; run them in the transaction of the change they belong to.
  */
 export class SqlZoneSnapshotStore implements ZoneSnapshotStore {
-  constructor (private readonly db: Kysely<Database>) {}
+  private readonly db: Kysely<Database>
+
+  constructor (db: Kysely<Database>) {
+    this.db = db
+  }
 
   async take (zoneId: string, info: Omit<ZoneSnapshot, 'zoneId'>): Promise<ZoneSnapshot> {
     await this.db.deleteFrom('zone_snapshot_rrsets').where('zone_id', '=', zoneId).execute()

@@ -31,12 +31,20 @@ const NO_HINTS: ListHints = { hideScope: false, hideStatus: false }
 const LARGE_SCOPE = 10_000
 
 export class SqlZoneStore implements ZoneStore {
+  private readonly db: Kysely<Database>
+  private readonly engine: Engine
+  /** Told of every zone created, changed or deleted (the DNS index follows). */
+  private readonly touched: (zoneId: string) => Promise<void>
+
   constructor (
-    private readonly db: Kysely<Database>,
-    private readonly engine: Engine,
-    /** Told of every zone created, changed or deleted (the DNS index follows). */
-    private readonly touched: (zoneId: string) => Promise<void> = async () => {}
-  ) {}
+    db: Kysely<Database>,
+    engine: Engine,
+    touched: (zoneId: string) => Promise<void> = async () => {}
+  ) {
+    this.db = db
+    this.engine = engine
+    this.touched = touched
+  }
 
   async create (zone: NewZone): Promise<Zone> {
     const now = new Date().toISOString()

@@ -11,7 +11,13 @@ export const MAX_TEXT = 1024
  * field by its full path, so a client sees which value was refused.
  */
 export class ProfileObject {
-  private constructor (readonly value: Readonly<Record<string, unknown>>, readonly path: string) {}
+  readonly value: Readonly<Record<string, unknown>>
+  readonly path: string
+
+  private constructor (value: Readonly<Record<string, unknown>>, path: string) {
+    this.value = value
+    this.path = path
+  }
 
   /**
    * The object at `path`, refusing keys outside `keys`.

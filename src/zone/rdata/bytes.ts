@@ -80,7 +80,15 @@ export class WireError extends Error {}
 
 /** A cursor over wire data with bounds checks. */
 export class ByteReader {
-  constructor (readonly buf: Uint8Array, public pos = 0, readonly end = buf.length) {}
+  readonly buf: Uint8Array
+  pos: number
+  readonly end: number
+
+  constructor (buf: Uint8Array, pos = 0, end = buf.length) {
+    this.buf = buf
+    this.pos = pos
+    this.end = end
+  }
 
   get remaining (): number {
     return this.end - this.pos

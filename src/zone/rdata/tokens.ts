@@ -83,7 +83,11 @@ export function tokenize (text: string, { zoneFile = true }: TokenizeOptions = {
 /** Sequential access to the tokens of one rdata. */
 export class TokenReader {
   pos = 0
-  constructor (readonly tokens: readonly Token[]) {}
+  readonly tokens: readonly Token[]
+
+  constructor (tokens: readonly Token[]) {
+    this.tokens = tokens
+  }
 
   get done (): boolean {
     return this.pos >= this.tokens.length

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { Migrator, type Kysely } from 'kysely'
+import type { Kysely } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import { SecretBox } from '../../../src/auth/secrets.ts'
 import { parseDatabaseUrl } from '../../../src/store/engine.ts'
 import { ZonalMigrationProvider } from '../../../src/store/migrations/index.ts'

@@ -31,8 +31,11 @@ export interface BatchOutcome {
 
 /** Thrown out of the transaction to roll it back when an operation failed. */
 class RolledBack extends Error {
-  constructor (readonly index: number) {
+  readonly index: number
+
+  constructor (index: number) {
     super('batch operation failed')
+    this.index = index
   }
 }
 
