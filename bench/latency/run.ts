@@ -134,7 +134,7 @@ async function waitAnswered (port: number, name: string, ms = 600_000): Promise<
 
 /** Start the DNS client on `port`; once it sends, resolves to a function that stops it and gives its figures. */
 async function measure (port: number): Promise<() => Promise<Latency>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'bench/latency/dns-client.ts'), String(port), ZONE, String(RECORDS - 3), String(QPS), String(TIMEOUT_MS)], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, [join(root, 'bench/latency/dns-client.ts'), String(port), ZONE, String(RECORDS - 3), String(QPS), String(TIMEOUT_MS)], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines: string[] = []
   const waiting: Array<(l: string) => void> = []
   createInterface({ input: child.stdout }).on('line', (l) => { const w = waiting.shift(); if (w === undefined) lines.push(l); else w(l) })
@@ -181,7 +181,7 @@ async function zonalRuns (): Promise<Row[]> {
     rows.push({ label: 'Zonal, idle', latency: await idle(z.dnsPort), note: '' })
 
     progress(`${CLIENTS} API clients, ${SECONDS} s`)
-    const load = spawn('nice', ['-n', '10', process.execPath, '--import', 'tsx', join(root, 'bench/latency/api-load.ts'), z.base, z.token, String(CLIENTS), String(SECONDS + 2), ZONE, String(RECORDS - 3), ...writeZones], { stdio: ['ignore', 'pipe', 'inherit'] })
+    const load = spawn('nice', ['-n', '10', process.execPath, join(root, 'bench/latency/api-load.ts'), z.base, z.token, String(CLIENTS), String(SECONDS + 2), ZONE, String(RECORDS - 3), ...writeZones], { stdio: ['ignore', 'pipe', 'inherit'] })
     const loadLine = new Promise<string>(resolve => { createInterface({ input: load.stdout }).once('line', resolve) })
     await sleep(1000)
     const loaded = await idle(z.dnsPort)
