@@ -9,7 +9,8 @@ import { answerSignedQuery } from '../answer/signed-query.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode } from '../wire/constants.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
-import { MessageWriter, releaseScratch } from '../wire/writer.ts'
+import { MessageWriter, releaseScratch, type CaseCheck } from '../wire/writer.ts'
+import type { CachedReply } from '../index/reply-cache.ts'
 import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
 
 export type Transport = 'udp' | 'tcp'
@@ -26,23 +27,41 @@ export interface Client {
 let lastEdns = 0
 /** The question type of the last request {@link questionKey} read. */
 let lastType = 0
+/** Where the question name of the last request {@link questionKey} read ends (after its root octet). */
+let lastNameEnd = 0
+/** Whether that name has an upper-case letter. */
+let lastUpper = false
+/** The lower-cased question of a request spelled with upper case. */
+const LOWERED = Buffer.alloc(260)
 
 /**
  * The reply-cache key of the usual query (one question with an uncompressed name, no answer or
  * authority records, at most an OPT record without options that matter): the question's octets
- * as sent (name as spelled, type, class), the EDNS state and the largest reply the client takes.
+ * with the name's ASCII letters lower-cased (RFC 4343: "0x20" spellings of one name share it),
+ * type and class, the EDNS state and the largest reply the client takes.
  * Undefined for any other request, which is never answered from the cache.
  */
 function questionKey (request: Uint8Array, transport: Transport): string | undefined {
   // Header: opcode QUERY, QDCOUNT 1, ANCOUNT 0, NSCOUNT 0, ARCOUNT 0 or 1.
   if ((request[2]! & 0x78) !== 0 || request[4] !== 0 || request[5] !== 1 || request[6] !== 0 || request[7] !== 0 || request[8] !== 0 || request[9] !== 0 || request[10] !== 0 || request[11]! > 1) return undefined
   let p = 12
+  let upper = false
   for (;;) {
     const len = request[p]
     if (len === undefined || len > 63) return undefined
+    if (!upper) {
+      for (let i = p + 1; i <= p + len; i++) {
+        const b = request[i]!
+        if (b >= 0x41 && b <= 0x5a) {
+          upper = true
+          break
+        }
+      }
+    }
     p += len + 1
     if (len === 0) break
   }
+  const nameEnd = p
   const questionEnd = p + 4
   if (questionEnd > request.length || p - 12 > 255) return undefined
   p = questionEnd
@@ -60,22 +79,34 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
   if (p !== request.length) return undefined
   lastEdns = edns
   lastType = (request[questionEnd - 4]! << 8) | request[questionEnd - 3]!
+  lastNameEnd = nameEnd
+  lastUpper = upper
   const maxSize = transport === 'tcp' ? 65535 : Math.min(udpSize, OUR_UDP_SIZE * 4)
-  const bytes = Buffer.isBuffer(request) ? request : Buffer.from(request.buffer, request.byteOffset, request.byteLength)
-  return bytes.toString('latin1', 12, questionEnd) + String.fromCharCode(edns, maxSize)
+  const tail = String.fromCharCode(edns, maxSize)
+  if (!upper) {
+    const bytes = Buffer.isBuffer(request) ? request : Buffer.from(request.buffer, request.byteOffset, request.byteLength)
+    return bytes.toString('latin1', 12, questionEnd) + tail
+  }
+  for (let i = 12; i < questionEnd; i++) {
+    const b = request[i]!
+    LOWERED[i - 12] = i < nameEnd && b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+  }
+  return LOWERED.toString('latin1', 0, questionEnd - 12) + tail
 }
 
 /**
- * A cached reply made for this request: its id, its RD and CD bits (the question is the same
- * octets). A pooled Buffer: allocating a typed array of its own costs several times more.
+ * A cached reply made for this request: its id, its RD and CD bits, and the question name as
+ * spelled (another spelling than the reply was made for). A pooled Buffer: allocating a typed
+ * array of its own costs several times more.
  */
-function personalise (cached: Uint8Array, request: Uint8Array): Uint8Array {
-  const out = Buffer.allocUnsafe(cached.length)
-  out.set(cached)
+function personalise (cached: CachedReply, request: Uint8Array, nameEnd: number, upper: boolean): Uint8Array {
+  const out = Buffer.allocUnsafe(cached.bytes.length)
+  out.set(cached.bytes)
   out[0] = request[0]!
   out[1] = request[1]!
   out[2] = (out[2]! & 0xfe) | (request[2]! & 0x01)
   out[3] = (out[3]! & 0xef) | (request[3]! & 0x10)
+  if (upper || !cached.lower) for (let i = 12; i < nameEnd; i++) out[i] = request[i]!
   return out
 }
 
@@ -117,11 +148,13 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   releaseScratch()
   // The fast path: the reply made for the same question before, without decoding the request.
   const key = questionKey(request, client.transport)
+  const nameEnd = lastNameEnd
+  const upper = lastUpper
   if (key !== undefined) {
-    const hit = opts.index.replies.get(key)
-    if (hit !== undefined && hit.epoch === hit.zone.epoch) {
-      const response = personalise(hit.bytes, request)
-      opts.capture?.query(client, hit.zone.originKey, hit.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
+    const hit = opts.index.replies.get(key, request, nameEnd, upper)
+    if (hit !== undefined) {
+      const response = personalise(hit, request, nameEnd, upper)
+      opts.capture?.query(client, hit.entry.shelf.zone!.originKey, hit.entry.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
         requestFlags(request[2]!, request[3]!, lastEdns !== 0, lastEdns === 2) | responseFlags(response))
       return response
     }
@@ -162,12 +195,15 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     return emit(signed.response[3]! & 0xf, signed.response, signed.state !== undefined && 'zone' in signed.state ? signed.state.zone : undefined)
   }
   const state = lookup(opts.index, q.name, q.type)
-  const response = respond(query, state, { maxSize })
-  // Kept for the next same question; pool answers whose order changes every time (RANDOM,
-  // ROUND_ROBIN), failures and truncated answers are not.
+  const caseChecks: CaseCheck[] | undefined = key === undefined ? undefined : []
+  const response = respond(query, state, caseChecks === undefined ? { maxSize } : { maxSize, caseChecks })
+  // Kept for the next same question in any spelling; pool answers whose order changes every
+  // time (RANDOM, ROUND_ROBIN), failures and truncated answers are not. A DNAME's synthesized
+  // CNAME carries the question's spelling in its target: such a reply serves that spelling only.
   const zone = 'zone' in state ? state.zone : undefined
   if (key !== undefined && zone !== undefined && state.kind !== 'servfail' && !(state.kind === 'hit' && state.varies === true) && (response[2]! & 0x02) === 0) {
-    opts.index.remember(key, { zone, epoch: zone.epoch, bytes: response, nameKey })
+    const synthesized = 'answer' in state && state.answer.some(r => r.type === RRType.DNAME)
+    opts.index.replies.put(key, zone, nameKey, response, request, nameEnd, upper, synthesized ? undefined : caseChecks)
   }
   return emit(response[3]! & 0xf, response, 'zone' in state ? state.zone : zone)
 }

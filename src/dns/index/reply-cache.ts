@@ -1,0 +1,229 @@
+import type { CaseCheck } from '../wire/writer.ts'
+import type { ZoneData } from './zone-data.ts'
+
+/** The cached replies made from one zone's data: forgetting the zone empties it (lazily). */
+interface Shelf {
+  zone: ZoneData | undefined
+}
+
+/** A reply as made for one spelling of its question name (see {@link ReplyCache.get}). */
+export interface CachedReply {
+  bytes: Uint8Array
+  /** The spelling had no upper-case letter. */
+  lower: boolean
+  /** What another spelling must pass to get these bytes; undefined: the same octets only (see `spelling`). */
+  checks: CaseCheck[] | undefined
+  /** The question name's octets as spelled, for replies with no `checks`. */
+  spelling: string
+  entry: CachedEntry
+}
+
+/** One question (lower-cased), its zone and the replies made for its spellings. */
+export interface CachedEntry {
+  readonly key: string
+  shelf: Shelf
+  /** The zone's epoch when the replies were made: a changed zone's replies are stale. */
+  epoch: number
+  /** The question name's wire key (for the query capture). */
+  nameKey: string
+  variants: CachedReply[]
+  /** Hits since eviction last looked at it, at most 3 (S3-FIFO). */
+  freq: number
+  /** Octets of its replies. */
+  bytes: number
+}
+
+/** Questions kept at most, and octets of replies. */
+export const MAX_CACHED_REPLIES = 250_000
+export const MAX_CACHED_BYTES = 64 * 1024 * 1024
+/** Replies kept per question for spellings that compress differently (0x20 case randomisation makes a few). */
+export const MAX_SPELLINGS = 4
+
+/** Whether a question name spelled as in `request` (octets 12 to `nameEnd`) gets `reply`. */
+function fits (reply: CachedReply, request: Uint8Array, nameEnd: number): boolean {
+  const checks = reply.checks
+  if (checks === undefined) {
+    const s = reply.spelling
+    for (let i = 12; i < nameEnd; i++) if (request[i] !== s.charCodeAt(i - 12)) return false
+    return true
+  }
+  for (let c = 0; c < checks.length; c++) {
+    const check = checks[c]!
+    const s = check.octets
+    const base = 12 + check.at
+    let equal = true
+    for (let j = 0; j < s.length; j++) {
+      if (request[base + j] !== s.charCodeAt(j)) {
+        equal = false
+        break
+      }
+    }
+    if (equal !== check.equal) return false
+  }
+  return true
+}
+
+function first<T> (set: Set<T>): T {
+  return set.values().next().value as T
+}
+
+/**
+ * Replies kept as bytes, one entry per question with its name lower-cased (resolvers that
+ * randomise case, "0x20", make no more entries), each entry holding the replies made for the
+ * spellings that compress differently, with the checks that tell which one a spelling gets.
+ *
+ * Invalidation is per zone: an entry is stale when its zone's epoch moved (a change applied in
+ * place) or the zone was forgotten (replaced, removed, or a zone added below it); stale entries
+ * are replaced when asked again and dropped first by eviction. Eviction is S3-FIFO (Yang et
+ * al., SOSP 2023, without the ghost queue): new questions enter a small FIFO (a tenth), and
+ * move to the main FIFO only if asked again before they reach its end; the main FIFO gives
+ * each entry hit since it was last looked at another round. A flood of names asked once
+ * churns the small FIFO only and never evicts the main one. A hit costs a counter increment.
+ */
+export class ReplyCache {
+  private readonly entries = new Map<string, CachedEntry>()
+  private readonly small = new Set<CachedEntry>()
+  private readonly main = new Set<CachedEntry>()
+  private readonly shelves = new WeakMap<ZoneData, Shelf>()
+  private readonly smallTarget: number
+  private octets = 0
+  /** Requests answered from the cache, and cacheable requests that were not (for tests and metrics). */
+  hits = 0
+  misses = 0
+  /** Entries dropped to stay within the limits. */
+  evictions = 0
+
+  constructor (readonly maxEntries = MAX_CACHED_REPLIES, readonly maxBytes = MAX_CACHED_BYTES) {
+    this.smallTarget = Math.max(1, Math.floor(maxEntries / 10))
+  }
+
+  /** Questions cached (stale ones included until replaced or evicted). */
+  get size (): number {
+    return this.entries.size
+  }
+
+  /** Octets of the replies kept. */
+  get bytes (): number {
+    return this.octets
+  }
+
+  keys (): IterableIterator<string> {
+    return this.entries.keys()
+  }
+
+  /**
+   * The reply for `key` (see `handle-query.ts`) that fits the question name as spelled in
+   * `request` (octets 12 to `nameEnd`; `upper` when it has an upper-case letter), if it is
+   * current: its zone not changed or forgotten since.
+   */
+  get (key: string, request: Uint8Array, nameEnd: number, upper: boolean): CachedReply | undefined {
+    const e = this.entries.get(key)
+    if (e !== undefined) {
+      const zone = e.shelf.zone
+      if (zone !== undefined && zone.epoch === e.epoch) {
+        const variants = e.variants
+        for (let i = 0; i < variants.length; i++) {
+          const v = variants[i]!
+          if ((v.lower && !upper) || fits(v, request, nameEnd)) {
+            if (e.freq < 3) e.freq++
+            this.hits++
+            return v
+          }
+        }
+      }
+    }
+    this.misses++
+    return undefined
+  }
+
+  /**
+   * Keep a reply made from `zone` (at its current epoch) for the question of `request`.
+   * @param checks what other spellings must pass (the writer's); undefined when the reply
+   *   carries the question's spelling beyond the question (DNAME synthesis): that spelling only.
+   */
+  put (key: string, zone: ZoneData, nameKey: string, bytes: Uint8Array, request: Uint8Array, nameEnd: number, upper: boolean, checks: CaseCheck[] | undefined): void {
+    let shelf = this.shelves.get(zone)
+    if (shelf === undefined) {
+      shelf = { zone }
+      this.shelves.set(zone, shelf)
+    }
+    let e = this.entries.get(key)
+    if (e === undefined) {
+      e = { key, shelf, epoch: zone.epoch, nameKey, variants: [], freq: 0, bytes: 0 }
+      this.entries.set(key, e)
+      this.small.add(e)
+    } else {
+      if (e.shelf !== shelf || e.epoch !== zone.epoch) {
+        this.octets -= e.bytes
+        e.bytes = 0
+        e.variants = []
+        e.shelf = shelf
+        e.epoch = zone.epoch
+        e.nameKey = nameKey
+      } else if (e.variants.length >= MAX_SPELLINGS) {
+        const old = e.variants.shift()!
+        e.bytes -= old.bytes.length
+        this.octets -= old.bytes.length
+      }
+      // Asked again: as good as a hit for eviction.
+      if (e.freq < 3) e.freq++
+    }
+    const spelling = checks === undefined ? Buffer.from(request.buffer, request.byteOffset, request.byteLength).toString('latin1', 12, nameEnd) : ''
+    e.variants.push({ bytes, lower: !upper, checks, spelling, entry: e })
+    e.bytes += bytes.length
+    this.octets += bytes.length
+    this.evict()
+  }
+
+  /** Drop every reply made from `zone` (replaced, removed, or a zone added below its apex). */
+  forget (zone: ZoneData): void {
+    const shelf = this.shelves.get(zone)
+    if (shelf === undefined) return
+    shelf.zone = undefined
+    this.shelves.delete(zone)
+  }
+
+  /** Current entries made from `zone` (a scan: for tests and metrics). */
+  entriesOf (zone: ZoneData): number {
+    let n = 0
+    for (const e of this.entries.values()) if (e.shelf.zone === zone && e.epoch === zone.epoch) n++
+    return n
+  }
+
+  clear (): void {
+    this.entries.clear()
+    this.small.clear()
+    this.main.clear()
+    this.octets = 0
+  }
+
+  private current (e: CachedEntry): boolean {
+    return e.shelf.zone !== undefined && e.shelf.zone.epoch === e.epoch
+  }
+
+  private evict (): void {
+    while ((this.entries.size > this.maxEntries || this.octets > this.maxBytes) && this.entries.size > 0) {
+      if (this.small.size > this.smallTarget || this.main.size === 0) {
+        const e = first(this.small)
+        this.small.delete(e)
+        if (e.freq > 0 && this.current(e)) {
+          e.freq = 0
+          this.main.add(e)
+        } else this.drop(e)
+      } else {
+        const e = first(this.main)
+        this.main.delete(e)
+        if (e.freq > 0 && this.current(e)) {
+          e.freq--
+          this.main.add(e)
+        } else this.drop(e)
+      }
+    }
+  }
+
+  private drop (e: CachedEntry): void {
+    this.entries.delete(e.key)
+    this.octets -= e.bytes
+    this.evictions++
+  }
+}
