@@ -111,13 +111,17 @@ export class ReplyCache {
     return this.entries.keys()
   }
 
+  /** The entry of `key` (see `handle-query.ts`), current or not. */
+  entry (key: string): CachedEntry | undefined {
+    return this.entries.get(key)
+  }
+
   /**
-   * The reply for `key` (see `handle-query.ts`) that fits the question name as spelled in
-   * `request` (octets 12 to `nameEnd`; `upper` when it has an upper-case letter), if it is
-   * current: its zone not changed or forgotten since.
+   * The reply of `e` that fits the question name as spelled in `request` (octets 12 to
+   * `nameEnd`; `upper` when it has an upper-case letter), if `e` is current: its zone neither
+   * changed nor forgotten since. Counts a hit or a miss.
    */
-  get (key: string, request: Uint8Array, nameEnd: number, upper: boolean): CachedReply | undefined {
-    const e = this.entries.get(key)
+  reply (e: CachedEntry | undefined, request: Uint8Array, nameEnd: number, upper: boolean): CachedReply | undefined {
     if (e !== undefined) {
       const zone = e.shelf.zone
       if (zone !== undefined && zone.epoch === e.epoch) {
@@ -134,6 +138,11 @@ export class ReplyCache {
     }
     this.misses++
     return undefined
+  }
+
+  /** {@link reply} of the entry of `key`. */
+  get (key: string, request: Uint8Array, nameEnd: number, upper: boolean): CachedReply | undefined {
+    return this.reply(this.entries.get(key), request, nameEnd, upper)
   }
 
   /**

@@ -29,35 +29,25 @@ let lastEdns = 0
 let lastType = 0
 /** Where the question name of the last request {@link questionKey} read ends (after its root octet). */
 let lastNameEnd = 0
-/** Whether that name has an upper-case letter. */
-let lastUpper = false
+/** The EDNS state and reply size of the last request {@link questionKey} read, as its key ends. */
+let lastTail = ''
 /** The lower-cased question of a request spelled with upper case. */
 const LOWERED = Buffer.alloc(260)
 
 /**
- * The reply-cache key of the usual query (one question with an uncompressed name, no answer or
- * authority records, at most an OPT record without options that matter): the question's octets
- * with the name's ASCII letters lower-cased (RFC 4343: "0x20" spellings of one name share it),
- * type and class, the EDNS state and the largest reply the client takes.
- * Undefined for any other request, which is never answered from the cache.
+ * The question's octets as sent of the usual query (one question with an uncompressed name, no
+ * answer or authority records, at most an OPT record without options that matter): name as
+ * spelled, type and class, then the EDNS state and the largest reply the client takes.
+ * Undefined for any other request, which is never answered from the cache. For a name without
+ * upper-case letters this is its reply-cache key (see {@link loweredKey}).
  */
 function questionKey (request: Uint8Array, transport: Transport): string | undefined {
   // Header: opcode QUERY, QDCOUNT 1, ANCOUNT 0, NSCOUNT 0, ARCOUNT 0 or 1.
   if ((request[2]! & 0x78) !== 0 || request[4] !== 0 || request[5] !== 1 || request[6] !== 0 || request[7] !== 0 || request[8] !== 0 || request[9] !== 0 || request[10] !== 0 || request[11]! > 1) return undefined
   let p = 12
-  let upper = false
   for (;;) {
     const len = request[p]
     if (len === undefined || len > 63) return undefined
-    if (!upper) {
-      for (let i = p + 1; i <= p + len; i++) {
-        const b = request[i]!
-        if (b >= 0x41 && b <= 0x5a) {
-          upper = true
-          break
-        }
-      }
-    }
     p += len + 1
     if (len === 0) break
   }
@@ -80,18 +70,31 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
   lastEdns = edns
   lastType = (request[questionEnd - 4]! << 8) | request[questionEnd - 3]!
   lastNameEnd = nameEnd
-  lastUpper = upper
   const maxSize = transport === 'tcp' ? 65535 : Math.min(udpSize, OUR_UDP_SIZE * 4)
-  const tail = String.fromCharCode(edns, maxSize)
-  if (!upper) {
-    const bytes = Buffer.isBuffer(request) ? request : Buffer.from(request.buffer, request.byteOffset, request.byteLength)
-    return bytes.toString('latin1', 12, questionEnd) + tail
-  }
-  for (let i = 12; i < questionEnd; i++) {
+  lastTail = String.fromCharCode(edns, maxSize)
+  const bytes = Buffer.isBuffer(request) ? request : Buffer.from(request.buffer, request.byteOffset, request.byteLength)
+  return bytes.toString('latin1', 12, questionEnd) + lastTail
+}
+
+/**
+ * The reply-cache key of a request {@link questionKey} just read whose name has upper-case
+ * letters: the same with the name's ASCII letters lower-cased (RFC 4343; the "0x20" spellings
+ * of one name share it). Undefined when the name has none (its key is the question's octets).
+ * Cached keys never hold an upper-case name, so a key found as sent needs no scan.
+ */
+function loweredKey (request: Uint8Array, nameEnd: number): string | undefined {
+  let i = 12
+  for (; i < nameEnd; i++) {
     const b = request[i]!
-    LOWERED[i - 12] = i < nameEnd && b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+    if (b >= 0x41 && b <= 0x5a) break
   }
-  return LOWERED.toString('latin1', 0, questionEnd - 12) + tail
+  if (i === nameEnd) return undefined
+  const questionEnd = nameEnd + 4
+  for (let j = 12; j < questionEnd; j++) {
+    const b = request[j]!
+    LOWERED[j - 12] = j < nameEnd && b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+  }
+  return LOWERED.toString('latin1', 0, questionEnd - 12) + lastTail
 }
 
 /**
@@ -147,11 +150,21 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   if ((request[2]! & 0x80) !== 0) return undefined
   releaseScratch()
   // The fast path: the reply made for the same question before, without decoding the request.
-  const key = questionKey(request, client.transport)
+  let key = questionKey(request, client.transport)
   const nameEnd = lastNameEnd
-  const upper = lastUpper
+  let upper = false
   if (key !== undefined) {
-    const hit = opts.index.replies.get(key, request, nameEnd, upper)
+    const replies = opts.index.replies
+    let entry = replies.entry(key)
+    if (entry === undefined) {
+      const lowered = loweredKey(request, nameEnd)
+      if (lowered !== undefined) {
+        key = lowered
+        upper = true
+        entry = replies.entry(key)
+      }
+    }
+    const hit = replies.reply(entry, request, nameEnd, upper)
     if (hit !== undefined) {
       const response = personalise(hit, request, nameEnd, upper)
       opts.capture?.query(client, hit.entry.shelf.zone!.originKey, hit.entry.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
