@@ -11,8 +11,11 @@ export interface CachedReply {
   bytes: Uint8Array
   /** The spelling had no upper-case letter. */
   lower: boolean
-  /** What another spelling must pass to get these bytes; undefined: the same octets only (see `spelling`). */
-  checks: CaseCheck[] | undefined
+  /**
+   * What another spelling must pass to get these bytes, encoded ({@link encodeChecks}: one
+   * string costs far less memory than objects); undefined: the same octets only (`spelling`).
+   */
+  checks: string | undefined
   /** The question name's octets as spelled, for replies with no `checks`. */
   spelling: string
   entry: CachedEntry
@@ -29,15 +32,41 @@ export interface CachedEntry {
   variants: CachedReply[]
   /** Hits since eviction last looked at it, at most 3 (S3-FIFO). */
   freq: number
-  /** Octets of its replies. */
+  /** The next entry in its FIFO (small or main), toward the tail. */
+  next: CachedEntry | undefined
+  /** Octets of its replies, with {@link REPLY_OVERHEAD} each. */
   bytes: number
 }
 
-/** Questions kept at most, and octets of replies. */
+/** Questions kept at most, and octets of memory (replies and their estimated overhead). */
 export const MAX_CACHED_REPLIES = 250_000
-export const MAX_CACHED_BYTES = 64 * 1024 * 1024
+export const MAX_CACHED_BYTES = 160 * 1024 * 1024
+/**
+ * Octets counted for a kept reply beyond its own: its objects, checks, key and map slot
+ * (measured: about 590 per question with one 65-octet reply, 390 before 0x20 support).
+ */
+export const REPLY_OVERHEAD = 576
 /** Replies kept per question for spellings that compress differently (0x20 case randomisation makes a few). */
 export const MAX_SPELLINGS = 4
+
+/**
+ * Checks as one string: for each, its offset in the question name, 1 or 0 for `equal`, the
+ * length of its octets, then the octets (all as char codes below 256).
+ */
+export function encodeChecks (checks: readonly CaseCheck[]): string {
+  let size = 0
+  for (const c of checks) size += 3 + c.octets.length
+  // Written out and read back as one flat string (concatenation would keep every piece).
+  const out = Buffer.allocUnsafe(size)
+  let p = 0
+  for (const c of checks) {
+    out[p++] = c.at
+    out[p++] = c.equal ? 1 : 0
+    out[p++] = c.octets.length
+    p += out.write(c.octets, p, 'latin1')
+  }
+  return out.toString('latin1', 0, p)
+}
 
 /** Whether a question name spelled as in `request` (octets 12 to `nameEnd`) gets `reply`. */
 function fits (reply: CachedReply, request: Uint8Array, nameEnd: number): boolean {
@@ -47,24 +76,55 @@ function fits (reply: CachedReply, request: Uint8Array, nameEnd: number): boolea
     for (let i = 12; i < nameEnd; i++) if (request[i] !== s.charCodeAt(i - 12)) return false
     return true
   }
-  for (let c = 0; c < checks.length; c++) {
-    const check = checks[c]!
-    const s = check.octets
-    const base = 12 + check.at
+  let p = 0
+  while (p < checks.length) {
+    const base = 12 + checks.charCodeAt(p)
+    const expected = checks.charCodeAt(p + 1) === 1
+    const length = checks.charCodeAt(p + 2)
+    p += 3
     let equal = true
-    for (let j = 0; j < s.length; j++) {
-      if (request[base + j] !== s.charCodeAt(j)) {
+    for (let j = 0; j < length; j++) {
+      if (request[base + j] !== checks.charCodeAt(p + j)) {
         equal = false
         break
       }
     }
-    if (equal !== check.equal) return false
+    if (equal !== expected) return false
+    p += length
   }
   return true
 }
 
-function first<T> (set: Set<T>): T {
-  return set.values().next().value as T
+const EMPTY: CachedReply[] = []
+
+/** A FIFO of entries linked through their `next`. */
+class Fifo {
+  head: CachedEntry | undefined
+  tail: CachedEntry | undefined
+  size = 0
+
+  push (e: CachedEntry): void {
+    e.next = undefined
+    if (this.tail === undefined) this.head = e
+    else this.tail.next = e
+    this.tail = e
+    this.size++
+  }
+
+  shift (): CachedEntry {
+    const e = this.head!
+    this.head = e.next
+    if (this.head === undefined) this.tail = undefined
+    e.next = undefined
+    this.size--
+    return e
+  }
+
+  clear (): void {
+    this.head = undefined
+    this.tail = undefined
+    this.size = 0
+  }
 }
 
 /**
@@ -82,8 +142,8 @@ function first<T> (set: Set<T>): T {
  */
 export class ReplyCache {
   private readonly entries = new Map<string, CachedEntry>()
-  private readonly small = new Set<CachedEntry>()
-  private readonly main = new Set<CachedEntry>()
+  private readonly small = new Fifo()
+  private readonly main = new Fifo()
   private readonly shelves = new WeakMap<ZoneData, Shelf>()
   private readonly smallTarget: number
   private octets = 0
@@ -102,7 +162,7 @@ export class ReplyCache {
     return this.entries.size
   }
 
-  /** Octets of the replies kept. */
+  /** Octets of the replies kept, with {@link REPLY_OVERHEAD} each. */
   get bytes (): number {
     return this.octets
   }
@@ -158,29 +218,32 @@ export class ReplyCache {
     }
     let e = this.entries.get(key)
     if (e === undefined) {
-      e = { key, shelf, epoch: zone.epoch, nameKey, variants: [], freq: 0, bytes: 0 }
+      e = { key, shelf, epoch: zone.epoch, nameKey, variants: EMPTY, freq: 0, bytes: 0, next: undefined }
       this.entries.set(key, e)
-      this.small.add(e)
+      this.small.push(e)
     } else {
       if (e.shelf !== shelf || e.epoch !== zone.epoch) {
         this.octets -= e.bytes
         e.bytes = 0
-        e.variants = []
+        e.variants = EMPTY
         e.shelf = shelf
         e.epoch = zone.epoch
         e.nameKey = nameKey
       } else if (e.variants.length >= MAX_SPELLINGS) {
-        const old = e.variants.shift()!
-        e.bytes -= old.bytes.length
-        this.octets -= old.bytes.length
+        const old = e.variants[0]!
+        e.variants = e.variants.slice(1)
+        e.bytes -= old.bytes.length + REPLY_OVERHEAD
+        this.octets -= old.bytes.length + REPLY_OVERHEAD
       }
       // Asked again: as good as a hit for eviction.
       if (e.freq < 3) e.freq++
     }
     const spelling = checks === undefined ? Buffer.from(request.buffer, request.byteOffset, request.byteLength).toString('latin1', 12, nameEnd) : ''
-    e.variants.push({ bytes, lower: !upper, checks, spelling, entry: e })
-    e.bytes += bytes.length
-    this.octets += bytes.length
+    const variant: CachedReply = { bytes, lower: !upper, checks: checks === undefined ? undefined : encodeChecks(checks), spelling, entry: e }
+    // A new array each time, sized to what it holds (an array grown by push reserves room for 17).
+    e.variants = e.variants.length === 0 ? [variant] : [...e.variants, variant]
+    e.bytes += bytes.length + REPLY_OVERHEAD
+    this.octets += bytes.length + REPLY_OVERHEAD
     this.evict()
   }
 
@@ -213,18 +276,16 @@ export class ReplyCache {
   private evict (): void {
     while ((this.entries.size > this.maxEntries || this.octets > this.maxBytes) && this.entries.size > 0) {
       if (this.small.size > this.smallTarget || this.main.size === 0) {
-        const e = first(this.small)
-        this.small.delete(e)
+        const e = this.small.shift()
         if (e.freq > 0 && this.current(e)) {
           e.freq = 0
-          this.main.add(e)
+          this.main.push(e)
         } else this.drop(e)
       } else {
-        const e = first(this.main)
-        this.main.delete(e)
+        const e = this.main.shift()
         if (e.freq > 0 && this.current(e)) {
           e.freq--
-          this.main.add(e)
+          this.main.push(e)
         } else this.drop(e)
       }
     }

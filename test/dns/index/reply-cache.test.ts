@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { ReplyCache } from '../../../src/dns/index/reply-cache.ts'
+import { REPLY_OVERHEAD, ReplyCache } from '../../../src/dns/index/reply-cache.ts'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { parseName } from '../../../src/zone/name.ts'
 
@@ -33,9 +33,9 @@ describe('ReplyCache', () => {
 
   it('stays within its octet budget', () => {
     const zone = new ZoneData(parseName('example.org.'), 1, 1)
-    const cache = new ReplyCache(1000, 5000)
+    const cache = new ReplyCache(1000, 12 * (400 + REPLY_OVERHEAD))
     for (let i = 0; i < 100; i++) cache.put(`q${i}`, zone, '', reply(400), REQUEST, NAME_END, false, [])
-    assert.ok(cache.bytes <= 5000)
+    assert.ok(cache.bytes <= 12 * (400 + REPLY_OVERHEAD))
     assert.equal(cache.size, 12)
   })
 
@@ -67,6 +67,6 @@ describe('ReplyCache', () => {
     assert.equal(cache.get('q', upper, NAME_END, true)?.bytes.length, 11)
     assert.equal(cache.get('q', REQUEST, NAME_END, false)?.bytes.length, 10)
     assert.equal(cache.size, 1)
-    assert.equal(cache.bytes, 21)
+    assert.equal(cache.bytes, 21 + 2 * REPLY_OVERHEAD)
   })
 })
