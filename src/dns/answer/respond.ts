@@ -3,7 +3,7 @@ import { readSoa } from '../../zone/rdata/soa.ts'
 import { Rcode } from '../wire/constants.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
-import { MessageWriter, Section } from '../wire/writer.ts'
+import { MessageWriter, Section, type CaseCheck } from '../wire/writer.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { rrsetRecords, type LookupState } from './lookup.ts'
 
@@ -45,6 +45,8 @@ function negativeSoa (zone: ZoneData): WireRecord | undefined {
 export interface ResponseOptions {
   /** Largest response: the client's EDNS size (or 512) over UDP, 65535 over TCP. */
   maxSize: number
+  /** Given, filled with the ways the response depends on the case of the question name (the reply cache's). */
+  caseChecks?: CaseCheck[]
 }
 
 /**
@@ -55,7 +57,7 @@ export interface ResponseOptions {
  */
 export function respond (query: Message, state: LookupState, opts: ResponseOptions): Uint8Array {
   const q = query.questions[0]!
-  const w = new MessageWriter(opts.maxSize)
+  const w = new MessageWriter(opts.maxSize, opts.caseChecks)
   let rcode: number = Rcode.NOERROR
   let aa = true
   const answer: WireRecord[] = []

@@ -1,42 +1,33 @@
 import { nameToString, wireKey, type WireName } from '../../zone/name.ts'
+import { ReplyCache } from './reply-cache.ts'
 import type { ZoneData } from './zone-data.ts'
-
-/** A reply kept as bytes for one exact question (see `handle-query.ts`). */
-export interface CachedReply {
-  zone: ZoneData
-  /** The zone's epoch when the reply was made: a changed zone's replies are stale. */
-  epoch: number
-  bytes: Uint8Array
-  /** The question name's wire key (for the query capture). */
-  nameKey: string
-}
-
-/** Replies kept before the cache starts over. */
-export const MAX_CACHED_REPLIES = 250_000
 
 /**
  * The zones this server answers for, found by longest match of the query name, and the replies
- * made so far. Adding, replacing or removing a zone empties the reply cache (it may change
- * which zone answers a name); a change applied in place moves that zone's epoch instead.
+ * made so far (`replies`, see `reply-cache.ts`). Replacing or removing a zone forgets its
+ * replies; adding one forgets those of the zone it is cut from (names below the new apex change
+ * zone); a change applied in place moves that zone's epoch instead. Other zones' replies stay.
  */
 export class ZoneIndex {
   private readonly zones = new Map<string, ZoneData>()
-  readonly replies = new Map<string, CachedReply>()
+  readonly replies = new ReplyCache()
 
   set (zone: ZoneData): void {
+    const old = this.zones.get(zone.originKey)
+    if (old !== undefined && old !== zone) this.replies.forget(old)
+    if (old === undefined) {
+      const parent = this.find(zone.origin)
+      if (parent !== undefined) this.replies.forget(parent)
+    }
     this.zones.set(zone.originKey, zone)
-    this.replies.clear()
   }
 
   delete (origin: WireName): void {
-    this.zones.delete(wireKey(origin))
-    this.replies.clear()
-  }
-
-  /** Keep a reply (the cache starts over when full). */
-  remember (key: string, reply: CachedReply): void {
-    if (this.replies.size >= MAX_CACHED_REPLIES) this.replies.clear()
-    this.replies.set(key, reply)
+    const key = wireKey(origin)
+    const old = this.zones.get(key)
+    if (old === undefined) return
+    this.zones.delete(key)
+    this.replies.forget(old)
   }
 
   /** The origins served, as lower-case presentation names. */

@@ -9,7 +9,8 @@ import { answerSignedQuery } from '../answer/signed-query.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode } from '../wire/constants.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
-import { MessageWriter, releaseScratch } from '../wire/writer.ts'
+import { MessageWriter, releaseScratch, type CaseCheck } from '../wire/writer.ts'
+import type { CachedReply } from '../index/reply-cache.ts'
 import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
 
 export type Transport = 'udp' | 'tcp'
@@ -26,12 +27,19 @@ export interface Client {
 let lastEdns = 0
 /** The question type of the last request {@link questionKey} read. */
 let lastType = 0
+/** Where the question name of the last request {@link questionKey} read ends (after its root octet). */
+let lastNameEnd = 0
+/** The EDNS state and reply size of the last request {@link questionKey} read, as its key ends. */
+let lastTail = ''
+/** The lower-cased question of a request spelled with upper case. */
+const LOWERED = Buffer.alloc(260)
 
 /**
- * The reply-cache key of the usual query (one question with an uncompressed name, no answer or
- * authority records, at most an OPT record without options that matter): the question's octets
- * as sent (name as spelled, type, class), the EDNS state and the largest reply the client takes.
- * Undefined for any other request, which is never answered from the cache.
+ * The question's octets as sent of the usual query (one question with an uncompressed name, no
+ * answer or authority records, at most an OPT record without options that matter): name as
+ * spelled, type and class, then the EDNS state and the largest reply the client takes.
+ * Undefined for any other request, which is never answered from the cache. For a name without
+ * upper-case letters this is its reply-cache key (see {@link loweredKey}).
  */
 function questionKey (request: Uint8Array, transport: Transport): string | undefined {
   // Header: opcode QUERY, QDCOUNT 1, ANCOUNT 0, NSCOUNT 0, ARCOUNT 0 or 1.
@@ -43,6 +51,7 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
     p += len + 1
     if (len === 0) break
   }
+  const nameEnd = p
   const questionEnd = p + 4
   if (questionEnd > request.length || p - 12 > 255) return undefined
   p = questionEnd
@@ -60,22 +69,47 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
   if (p !== request.length) return undefined
   lastEdns = edns
   lastType = (request[questionEnd - 4]! << 8) | request[questionEnd - 3]!
+  lastNameEnd = nameEnd
   const maxSize = transport === 'tcp' ? 65535 : Math.min(udpSize, OUR_UDP_SIZE * 4)
+  lastTail = String.fromCharCode(edns, maxSize)
   const bytes = Buffer.isBuffer(request) ? request : Buffer.from(request.buffer, request.byteOffset, request.byteLength)
-  return bytes.toString('latin1', 12, questionEnd) + String.fromCharCode(edns, maxSize)
+  return bytes.toString('latin1', 12, questionEnd) + lastTail
 }
 
 /**
- * A cached reply made for this request: its id, its RD and CD bits (the question is the same
- * octets). A pooled Buffer: allocating a typed array of its own costs several times more.
+ * The reply-cache key of a request {@link questionKey} just read whose name has upper-case
+ * letters: the same with the name's ASCII letters lower-cased (RFC 4343; the "0x20" spellings
+ * of one name share it). Undefined when the name has none (its key is the question's octets).
+ * Cached keys never hold an upper-case name, so a key found as sent needs no scan.
  */
-function personalise (cached: Uint8Array, request: Uint8Array): Uint8Array {
-  const out = Buffer.allocUnsafe(cached.length)
-  out.set(cached)
+function loweredKey (request: Uint8Array, nameEnd: number): string | undefined {
+  let i = 12
+  for (; i < nameEnd; i++) {
+    const b = request[i]!
+    if (b >= 0x41 && b <= 0x5a) break
+  }
+  if (i === nameEnd) return undefined
+  const questionEnd = nameEnd + 4
+  for (let j = 12; j < questionEnd; j++) {
+    const b = request[j]!
+    LOWERED[j - 12] = j < nameEnd && b >= 0x41 && b <= 0x5a ? b | 0x20 : b
+  }
+  return LOWERED.toString('latin1', 0, questionEnd - 12) + lastTail
+}
+
+/**
+ * A cached reply made for this request: its id, its RD and CD bits, and the question name as
+ * spelled (another spelling than the reply was made for). A pooled Buffer: allocating a typed
+ * array of its own costs several times more.
+ */
+function personalise (cached: CachedReply, request: Uint8Array, nameEnd: number, upper: boolean): Uint8Array {
+  const out = Buffer.allocUnsafe(cached.bytes.length)
+  out.set(cached.bytes)
   out[0] = request[0]!
   out[1] = request[1]!
   out[2] = (out[2]! & 0xfe) | (request[2]! & 0x01)
   out[3] = (out[3]! & 0xef) | (request[3]! & 0x10)
+  if (upper || !cached.lower) for (let i = 12; i < nameEnd; i++) out[i] = request[i]!
   return out
 }
 
@@ -116,12 +150,24 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   if ((request[2]! & 0x80) !== 0) return undefined
   releaseScratch()
   // The fast path: the reply made for the same question before, without decoding the request.
-  const key = questionKey(request, client.transport)
+  let key = questionKey(request, client.transport)
+  const nameEnd = lastNameEnd
+  let upper = false
   if (key !== undefined) {
-    const hit = opts.index.replies.get(key)
-    if (hit !== undefined && hit.epoch === hit.zone.epoch) {
-      const response = personalise(hit.bytes, request)
-      opts.capture?.query(client, hit.zone.originKey, hit.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
+    const replies = opts.index.replies
+    let entry = replies.entry(key)
+    if (entry === undefined) {
+      const lowered = loweredKey(request, nameEnd)
+      if (lowered !== undefined) {
+        key = lowered
+        upper = true
+        entry = replies.entry(key)
+      }
+    }
+    const hit = replies.reply(entry, request, nameEnd, upper)
+    if (hit !== undefined) {
+      const response = personalise(hit, request, nameEnd, upper)
+      opts.capture?.query(client, hit.entry.shelf.zone!.originKey, hit.entry.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
         requestFlags(request[2]!, request[3]!, lastEdns !== 0, lastEdns === 2) | responseFlags(response))
       return response
     }
@@ -162,12 +208,15 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     return emit(signed.response[3]! & 0xf, signed.response, signed.state !== undefined && 'zone' in signed.state ? signed.state.zone : undefined)
   }
   const state = lookup(opts.index, q.name, q.type)
-  const response = respond(query, state, { maxSize })
-  // Kept for the next same question; pool answers whose order changes every time (RANDOM,
-  // ROUND_ROBIN), failures and truncated answers are not.
+  const caseChecks: CaseCheck[] | undefined = key === undefined ? undefined : []
+  const response = respond(query, state, caseChecks === undefined ? { maxSize } : { maxSize, caseChecks })
+  // Kept for the next same question in any spelling; pool answers whose order changes every
+  // time (RANDOM, ROUND_ROBIN), failures and truncated answers are not. A DNAME's synthesized
+  // CNAME carries the question's spelling in its target: such a reply serves that spelling only.
   const zone = 'zone' in state ? state.zone : undefined
   if (key !== undefined && zone !== undefined && state.kind !== 'servfail' && !(state.kind === 'hit' && state.varies === true) && (response[2]! & 0x02) === 0) {
-    opts.index.remember(key, { zone, epoch: zone.epoch, bytes: response, nameKey })
+    const synthesized = 'answer' in state && state.answer.some(r => r.type === RRType.DNAME)
+    opts.index.replies.put(key, zone, nameKey, response, request, nameEnd, upper, synthesized ? undefined : caseChecks)
   }
   return emit(response[3]! & 0xf, response, 'zone' in state ? state.zone : zone)
 }

@@ -10,6 +10,19 @@ export const Section = { Answer: 1, Authority: 2, Additional: 3 } as const
 export type SectionNumber = typeof Section[keyof typeof Section]
 
 /**
+ * One way a message's bytes depend on how its question name is spelled: a later name's suffix
+ * `octets` (exactly as written) is the same name as the question's suffix starting `at` octets
+ * into the question name, told apart by case only, and compression saw them as `equal` or not.
+ * A question spelled another way for which every check gives the same `equal` gets the same
+ * message but for the question's own octets (the reply cache relies on it).
+ */
+export interface CaseCheck {
+  at: number
+  octets: string
+  equal: boolean
+}
+
+/**
  * Types whose rdata is written field by field because it holds names: names the type allows
  * to be compressed (RFC 3597 §4: the RFC 1035 types) are, and every name, compressed or not
  * (DNAME, SRV targets), is remembered for later names to point at (RFC 1035 §4.1.4: a pointer
@@ -35,10 +48,23 @@ export class MessageWriter {
   private lastName: Uint8Array | undefined
   private lastNameAt = 0
 
-  readonly maxSize: number
+  /** Set when the caller asked for the message's {@link CaseCheck}s: the question name as written. */
+  private questionName: Uint8Array | undefined
+  /** For each octet of the question name: whether a label starts there. */
+  private questionLabels: Uint8Array | undefined
 
-  constructor (maxSize: number) {
+  readonly maxSize: number
+  private readonly caseChecks: CaseCheck[] | undefined
+
+  /**
+   * @param maxSize the largest message
+   * @param caseChecks given, filled with the ways the message depends on the case of its
+   *   question name (names written after the question only; the question name itself, written
+   *   again as the same array, always points at the question and needs none).
+   */
+  constructor (maxSize: number, caseChecks?: CaseCheck[]) {
     this.maxSize = maxSize
+    this.caseChecks = caseChecks
     const size = Math.min(maxSize, 65535)
     // A second writer while one is unfinished (never on the answer path) gets its own buffer.
     this.buf = scratchInUse ? new Uint8Array(size) : SCRATCH.subarray(0, size)
@@ -67,11 +93,17 @@ export class MessageWriter {
   }
 
   question (q: Question): boolean {
-    return this.attempt(0, () => {
+    const written = this.attempt(0, () => {
       this.name(q.name, true)
       this.u16(q.type)
       this.u16(q.class)
     })
+    if (written && this.caseChecks !== undefined && this.questionName === undefined) {
+      this.questionName = q.name
+      this.questionLabels = new Uint8Array(q.name.length)
+      for (let i = 0; i < q.name.length && q.name[i] !== 0; i += q.name[i]! + 1) this.questionLabels[i] = 1
+    }
+    return written
   }
 
   /** Append a record; false (and nothing written) when it does not fit. */
@@ -173,9 +205,11 @@ export class MessageWriter {
     }
     // The key of each suffix is the same suffix of the whole name's key.
     const whole = name[0] === 0 ? '' : exactKey(name)
+    const track = this.questionName !== undefined && name !== this.questionName
     let i = 0
     while (name[i] !== 0 && i < name.length) {
       const key = i === 0 ? whole : whole.slice(i)
+      if (track) this.noteCase(name, i, key)
       const at = compress ? this.names.get(key) : undefined
       if (at !== undefined) {
         this.u16(0xc000 | at)
@@ -195,6 +229,27 @@ export class MessageWriter {
     }
     this.need(1)
     this.buf[this.len++] = 0
+  }
+
+  /**
+   * Record a {@link CaseCheck} when the suffix of `name` at `i` is a suffix of the question
+   * name but for case: whether compression finds it (or registers it) depends on the spelling.
+   */
+  private noteCase (name: Uint8Array, i: number, key: string): void {
+    const q = this.questionName!
+    const at = q.length - (name.length - i)
+    if (at < 0 || this.questionLabels![at] !== 1) return
+    let equal = true
+    for (let j = 0; j < name.length - i; j++) {
+      const a = q[at + j]!
+      const b = name[i + j]!
+      if (a === b) continue
+      if ((a | 0x20) !== (b | 0x20) || (a | 0x20) < 0x61 || (a | 0x20) > 0x7a) return
+      equal = false
+    }
+    const checks = this.caseChecks!
+    for (const c of checks) if (c.at === at && c.octets === key) return
+    checks.push({ at, octets: key, equal })
   }
 
   /**
