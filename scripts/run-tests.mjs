@@ -15,6 +15,9 @@ function find (dir) {
 }
 
 const files = find('test').sort()
-const args = ['--test', ...process.argv.slice(2), ...files]
+// Piped (CI, logs): TAP, whose closing `# tests`, `# pass`, `# fail` lines CI reads; a terminal
+// keeps node's own default reporter.
+const reporter = process.stdout.isTTY || process.argv.slice(2).some(a => a.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap']
+const args = ['--test', ...reporter, ...process.argv.slice(2), ...files]
 const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
 process.exit(result.status ?? 1)
