@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -49,7 +49,7 @@ export function rss (pid: number): { rssMb: number, peakMb: number } {
 }
 
 /** The process and all its descendants, from /proc. */
-function processTree (pid: number): number[] {
+export function processTree (pid: number): number[] {
   const parents = new Map<number, number[]>()
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue
@@ -172,6 +172,7 @@ export function installed (...commands: string[]): boolean {
  */
 export async function startNsd (zoneFile: string, origin: string, dir: string): Promise<Running> {
   const port = await freePort()
+  rmSync(dir, { recursive: true, force: true }) // no state (xfrd, timers) from an earlier run
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'nsd.conf'), `server:
   ip-address: 127.0.0.1@${port}
@@ -211,6 +212,7 @@ zone:
  */
 export async function startKnot (zoneFile: string, origin: string, dir: string): Promise<Running> {
   const port = await freePort()
+  rmSync(dir, { recursive: true, force: true }) // no state (xfrd, timers) from an earlier run
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'knot.conf'), `server:
   rundir: "${dir}"
