@@ -4,11 +4,13 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { generateZone } from '../zonefile/generate.ts'
 import type { AxfrResult } from './axfr-client.ts'
-import { CLIENT_CPU, PINNED, SERVER_CPU, pinned, populateZonal, rss, startNamed, startZonal, stop, waitForSoa, type Running } from './servers.ts'
+import { CLIENT_CPU, PINNED, SERVER_CPU, installed, memory, pinned, populateZonal, startKnot, startNamed, startNsd, startZonal, stop, waitForSoa, type Running } from './servers.ts'
 
 /**
- * DNS benchmark: Zonal against BIND `named` on loopback, one after the other in one run, each
- * server pinned to CPU 0 and its clients to CPU 1.
+ * DNS benchmark: Zonal against BIND `named` on loopback, with NSD and Knot DNS beside them when
+ * installed, one after the other in one run, each server pinned to CPU 0 and its clients to CPU 1.
+ * Ratios are Zonal / BIND; NSD and Knot get columns (rows) of their own, a peer that is not
+ * installed is skipped with a line saying so.
  *
  * - qps: a BENCH_DNS_RECORDS zone (100,000) queried by dnsperf for BENCH_DNS_SECONDS (20 s),
  *   80 % names that exist, 20 % that do not: queries per second, latency, ratio.
@@ -29,7 +31,17 @@ const SECONDS = Number(process.env.BENCH_DNS_SECONDS ?? 20)
 const PARTS = new Set((process.env.BENCH_DNS_PARTS ?? 'qps,startup,axfr,memory').split(',').map(s => s.trim()))
 const ORIGIN = 'bench.test.'
 const SERIAL = 2024010101 // the generated zone's SOA serial
-const HAVE_BIND = spawnSync('sh', ['-c', 'command -v named && command -v dig && command -v dnsperf'], { stdio: 'ignore' }).status === 0
+const HAVE_CLIENTS = installed('dig', 'dnsperf')
+const HAVE_BIND = HAVE_CLIENTS && installed('named')
+
+/** The peers: BIND first (the ratios are against it), then NSD and Knot DNS. */
+interface Peer { label: string, start: (zoneFile: string, origin: string, dir: string) => Promise<Running>, dir: string, available: boolean, missing: string }
+const PEERS: Peer[] = [
+  { label: 'BIND named', start: startNamed, dir: 'named', available: HAVE_BIND, missing: 'named, dig or dnsperf missing' },
+  { label: 'NSD', start: startNsd, dir: 'nsd', available: HAVE_CLIENTS && installed('nsd'), missing: 'nsd, dig or dnsperf missing (Debian `nsd`)' },
+  { label: 'Knot DNS', start: startKnot, dir: 'knot', available: HAVE_CLIENTS && installed('knotd'), missing: 'knotd, dig or dnsperf missing (Debian `knot`)' }
+]
+const notes: string[] = []
 const fmt = (n: number, digits = 0): string => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-'
 const ratio = (a: number, b: number): string => Number.isFinite(a / b) ? (a / b).toFixed(2) : '-'
 const out: string[] = []
@@ -73,17 +85,26 @@ async function qps (): Promise<void> {
   await zonal.loaded
   const z = dnsperf(zonal.port, queries)
   await stop(zonal)
-  let n: ReturnType<typeof dnsperf> | undefined
-  if (HAVE_BIND) {
-    const named = await startNamed(zone.path, ORIGIN, join(work, 'named-qps'))
-    await waitForSoa(named.port, ORIGIN, SERIAL, named.spawnedAt)
-    n = dnsperf(named.port, queries)
-    await stop(named)
+  const peers: Array<{ peer: Peer, r: ReturnType<typeof dnsperf> }> = []
+  for (const peer of PEERS.filter(p => p.available)) {
+    try {
+      const server = await peer.start(zone.path, ORIGIN, join(work, `${peer.dir}-qps`))
+      try {
+        await waitForSoa(server.port, ORIGIN, SERIAL, server.spawnedAt, undefined, server.child)
+        peers.push({ peer, r: dnsperf(server.port, queries) })
+      } finally {
+        await stop(server)
+      }
+    } catch (err) {
+      failed = true
+      notes.push(`${peer.label} failed in the q/s part: ${err instanceof Error ? err.message : String(err)}`)
+    }
   }
+  const n = peers.find(p => p.peer === PEERS[0])?.r
   out.push(`### Queries per second: ${fmt(zone.records)} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN`, '')
-  out.push('| server | q/s | avg latency ms | lost | ratio q/s (Zonal / BIND) |', '|---|---|---|---|---|')
-  out.push(`| Zonal | ${fmt(z.qps)} | ${fmt(z.avgMs, 2)} | ${z.lost} | ${n === undefined ? '-' : ratio(z.qps, n.qps)} |`)
-  if (n !== undefined) out.push(`| BIND named | ${fmt(n.qps)} | ${fmt(n.avgMs, 2)} | ${n.lost} | 1.00 |`)
+  out.push('| server | q/s | avg latency ms | lost | ratio q/s (this server / BIND) | Zonal / this server |', '|---|---|---|---|---|---|')
+  out.push(`| Zonal | ${fmt(z.qps)} | ${fmt(z.avgMs, 2)} | ${z.lost} | ${n === undefined ? '-' : ratio(z.qps, n.qps)} | 1.00 |`)
+  for (const { peer, r } of peers) out.push(`| ${peer.label} | ${fmt(r.qps)} | ${fmt(r.avgMs, 2)} | ${r.lost} | ${n === undefined ? '-' : ratio(r.qps, n.qps)} | ${ratio(z.qps, r.qps)} |`)
   out.push('')
 }
 
@@ -93,11 +114,11 @@ interface BigRun { startupMs: number, rssMb: number, peakMb: number, emptyRssMb:
 async function measure (start: () => Promise<Running>, afterLoad: (s: Running) => Promise<string | undefined>, transfer = PARTS.has('axfr')): Promise<Omit<BigRun, 'emptyRssMb' | 'emptyStartupMs'>> {
   const server = await start()
   try {
-    const startupMs = await waitForSoa(server.port, ORIGIN, SERIAL, server.spawnedAt)
+    const startupMs = await waitForSoa(server.port, ORIGIN, SERIAL, server.spawnedAt, undefined, server.child)
     const note = await afterLoad(server)
-    const { rssMb } = rss(server.child.pid!)
+    const { rssMb } = memory(server)
     const zone = transfer ? axfr(server.port) : undefined
-    return { startupMs, rssMb, peakMb: rss(server.child.pid!).peakMb, ...(zone === undefined ? {} : { transfer: zone }), ...(note === undefined ? {} : { note }) }
+    return { startupMs, rssMb, peakMb: memory(server).peakMb, ...(zone === undefined ? {} : { transfer: zone }), ...(note === undefined ? {} : { note }) }
   } finally {
     await stop(server)
   }
@@ -122,12 +143,18 @@ async function big (): Promise<void> {
   populateZonal(empty.path, ORIGIN, join(work, 'zonal-empty'))
   const zonalEmpty = await baseline(async () => await startZonal(join(work, 'zonal-empty')), zonalLoaded)
   const zonal: BigRun = { ...await measure(async () => await startZonal(join(work, 'zonal-big'), profile), zonalLoaded), ...zonalEmpty }
-  let named: BigRun | undefined
-  if (HAVE_BIND) {
-    const none = async (): Promise<undefined> => undefined
-    const namedEmpty = await baseline(async () => await startNamed(empty.path, ORIGIN, join(work, 'named-empty')), none)
-    named = { ...await measure(async () => await startNamed(zone.path, ORIGIN, join(work, 'named-big')), none), ...namedEmpty }
+  const none = async (): Promise<undefined> => undefined
+  const peers: Array<{ peer: Peer, r: BigRun }> = []
+  for (const peer of PEERS.filter(p => p.available)) {
+    try {
+      const peerEmpty = await baseline(async () => await peer.start(empty.path, ORIGIN, join(work, `${peer.dir}-empty`)), none)
+      peers.push({ peer, r: { ...await measure(async () => await peer.start(zone.path, ORIGIN, join(work, `${peer.dir}-big`)), none), ...peerEmpty } })
+    } catch (err) {
+      failed = true
+      notes.push(`${peer.label} failed in the ${fmt(zone.records)}-record part: ${err instanceof Error ? err.message : String(err)}`)
+    }
   }
+  const named = peers.find(p => p.peer === PEERS[0])?.r
 
   const perRecord = (r: BigRun): number => (r.rssMb - r.emptyRssMb) * 1024 * 1024 / (zone.records - empty.records)
   const rows: Array<[string, (r: BigRun) => string, (r: BigRun) => number]> = []
@@ -139,7 +166,7 @@ async function big (): Promise<void> {
   }
   if (PARTS.has('axfr')) {
     const expected = zone.records + 1
-    for (const r of [zonal, named]) {
+    for (const r of [zonal, ...peers.map(p => p.r)]) {
       if (r?.transfer !== undefined && r.transfer.records !== expected) failed = true
     }
     rows.push(
@@ -159,14 +186,15 @@ async function big (): Promise<void> {
   }
   rows.push([`peak RSS${PARTS.has('axfr') ? ' (start-up and transfer)' : ''}, MB`, r => fmt(r.peakMb), r => r.peakMb])
   out.push(`### ${fmt(zone.records)}-record zone: start-up, AXFR, memory`, '')
-  out.push('| measure | Zonal | BIND named | ratio (Zonal / BIND) |', '|---|---|---|---|')
+  out.push(`| measure | Zonal | ${peers.map(p => p.peer.label).join(' | ')}${peers.length > 0 ? ' | ' : ''}ratio (Zonal / BIND) |`, `|---|---|${peers.map(() => '---|').join('')}---|`)
   for (const [label, show, value] of rows) {
-    out.push(`| ${label} | ${show(zonal)} | ${named === undefined ? '-' : show(named)} | ${named === undefined ? '-' : ratio(value(zonal), value(named))} |`)
+    out.push(`| ${label} | ${show(zonal)} | ${peers.map(p => `${show(p.r)} | `).join('')}${named === undefined ? '-' : ratio(value(zonal), value(named))} |`)
   }
   out.push('')
   out.push(`Zonal's store (SQLite) was filled before timing: ${fmt(stored.records)} records in ${fmt(stored.ms / 1000, 1)} s.`)
   if (zonal.note !== undefined) out.push(`${zonal.note}; Zonal's "RSS after load" is read after that GC.`)
   if (PARTS.has('memory')) out.push('Memory per record: (RSS after load − RSS with a five-record zone) / the difference in records.')
+  if (PARTS.has('memory') && peers.some(p => p.peer.label === 'NSD')) out.push('NSD runs as three processes (xfrd, main, server): its "RSS" is the sum of their proportional set sizes (pages they share counted once), its peak the sum of their peaks.')
   if (PARTS.has('axfr')) out.push('AXFR client: a Node TCP client (bench/dns/axfr-client.ts) that skims the answers (checks ids, rcodes, the opening and closing SOA, counts records) without decoding them; its CPU time is well under the transfer time when it is not the bottleneck.')
   out.push('')
 }
@@ -179,7 +207,8 @@ try {
   process.stderr.write(`${err instanceof Error ? err.stack ?? err.message : String(err)}\n`)
 }
 out.push(PINNED ? `Servers on CPU ${SERVER_CPU}, clients (dnsperf, dig, AXFR client) on CPU ${CLIENT_CPU} (taskset).` : 'Not pinned to CPUs (taskset or a second CPU missing).')
-if (!HAVE_BIND) out.push('BIND skipped: named, dig or dnsperf missing.')
+for (const peer of PEERS) if (!peer.available) out.push(`${peer.label} skipped: ${peer.missing}.`)
+out.push(...notes)
 if (process.env.BENCH_DNS_CAPTURE === '1') out.push('Zonal with query capture on.')
 process.stdout.write(out.join('\n') + '\n')
 if (failed) process.exitCode = 1

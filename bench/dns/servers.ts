@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url'
 import { freePort } from '../api/servers.ts'
 
 /**
- * The servers of the DNS benchmark: Zonal (bench/dns/server.ts) and BIND `named`, each pinned
+ * The servers of the DNS benchmark: Zonal (bench/dns/server.ts), BIND `named`, NSD and Knot
+ * DNS `knotd` (authoritative only, in the foreground, in a temp directory of their own), each pinned
  * to CPU 0, with their clients (dig, dnsperf, the AXFR client) pinned to CPU 1, when `taskset`
  * (util-linux) is there and the machine has two CPUs.
  */
@@ -28,6 +29,8 @@ export interface Running {
   port: number
   /** `performance.now()` when the process was spawned. */
   spawnedAt: number
+  /** The server is several processes (the spawned one and its descendants): see `memory`. */
+  forks?: boolean
 }
 
 /** Stop a server and wait until it has exited. */
@@ -45,14 +48,50 @@ export function rss (pid: number): { rssMb: number, peakMb: number } {
   return { rssMb: kb('VmRSS') * 1024 / 1e6, peakMb: kb('VmHWM') * 1024 / 1e6 }
 }
 
+/** The process and all its descendants, from /proc. */
+export function processTree (pid: number): number[] {
+  const parents = new Map<number, number[]>()
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+      parents.set(ppid, [...parents.get(ppid) ?? [], Number(entry)])
+    } catch { /* exited meanwhile */ }
+  }
+  const tree = [pid]
+  for (let i = 0; i < tree.length; i++) tree.push(...parents.get(tree[i]!) ?? [])
+  return tree
+}
+
+/**
+ * A server's memory (MB): `rss` of its process, or for a server of several processes the sum
+ * of their proportional set sizes (shared pages split between them, so counted once) and the
+ * sum of their peaks.
+ */
+export function memory (server: Running): { rssMb: number, peakMb: number } {
+  if (server.forks !== true) return rss(server.child.pid!)
+  let rssMb = 0
+  let peakMb = 0
+  for (const pid of processTree(server.child.pid!)) {
+    try {
+      const pss = Number(/^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN)
+      rssMb += pss * 1024 / 1e6
+      peakMb += rss(pid).peakMb
+    } catch { /* exited meanwhile */ }
+  }
+  return { rssMb, peakMb }
+}
+
 /**
  * Poll with dig until the server gives the zone's SOA (NOERROR, AA, one answer, the expected
- * serial); returns the milliseconds since `since`.
+ * serial); returns the milliseconds since `since`. Gives up early if `child` exits.
  */
-export async function waitForSoa (port: number, origin: string, serial: number, since: number, ms = 600_000): Promise<number> {
+export async function waitForSoa (port: number, origin: string, serial: number, since: number, ms = 600_000, child?: ChildProcess): Promise<number> {
   const soa = new RegExp(`^${origin.replace(/\./g, '\\.')}\\s+\\d+\\s+IN\\s+SOA\\s+\\S+\\s+\\S+\\s+${serial}\\s`, 'm')
   const [cmd, args] = pinned(CLIENT_CPU, 'dig', ['@127.0.0.1', '-p', String(port), '+time=5', '+tries=1', '+norecurse', origin, 'SOA'])
   while (performance.now() - since < ms) {
+    if (child !== undefined && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`the server on port ${port} exited (${child.exitCode ?? child.signalCode}) before answering`)
     const r = spawnSync(cmd, args, { encoding: 'utf8' })
     if (/status: NOERROR/.test(r.stdout) && /flags:[^;]* aa[ ;]/.test(r.stdout) && /ANSWER: 1,/.test(r.stdout) && soa.test(r.stdout)) return performance.now() - since
     await new Promise(resolve => setTimeout(resolve, 50))
@@ -116,6 +155,92 @@ controls { };
 zone "${origin}" { type primary; file "${zoneFile}"; allow-transfer { 127.0.0.1; }; };
 `)
   const [cmd, args] = pinned(SERVER_CPU, 'named', ['-g', '-4', '-c', join(dir, 'named.conf')])
+  const spawnedAt = performance.now()
+  const child = spawn(cmd, args, { stdio: 'ignore' })
+  return { child, port, spawnedAt }
+}
+
+/** Whether every command is on the PATH. */
+export function installed (...commands: string[]): boolean {
+  return spawnSync('sh', ['-c', commands.map(c => `command -v ${c}`).join(' && ')], { stdio: 'ignore' }).status === 0
+}
+
+/**
+ * Spawn NSD in the foreground (`-d`) serving one zone file read as text (no zone database),
+ * one server process, no NOTIFY, response rate limiting off (as for Zonal), transfers allowed
+ * to 127.0.0.1; resolves at once. NSD runs as three processes (xfrd, main, server).
+ */
+export async function startNsd (zoneFile: string, origin: string, dir: string): Promise<Running> {
+  const port = await freePort()
+  rmSync(dir, { recursive: true, force: true }) // no state (xfrd, timers) from an earlier run
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'nsd.conf'), `server:
+  ip-address: 127.0.0.1@${port}
+  port: ${port}
+  do-ip6: no
+  server-count: 1
+  username: ""
+  chroot: ""
+  database: ""
+  zonesdir: "${dir}"
+  pidfile: "${join(dir, 'nsd.pid')}"
+  xfrdfile: "${join(dir, 'xfrd.state')}"
+  zonelistfile: "${join(dir, 'zone.list')}"
+  xfrdir: "${dir}"
+  logfile: "${join(dir, 'nsd.log')}"
+  minimal-responses: yes
+  rrl-ratelimit: 0
+  rrl-whitelist-ratelimit: 0
+  verbosity: 0
+remote-control:
+  control-enable: no
+zone:
+  name: "${origin}"
+  zonefile: "${zoneFile}"
+  provide-xfr: 127.0.0.1 NOKEY
+`)
+  const [cmd, args] = pinned(SERVER_CPU, 'nsd', ['-d', '-4', '-c', join(dir, 'nsd.conf')])
+  const spawnedAt = performance.now()
+  const child = spawn(cmd, args, { stdio: 'ignore' })
+  return { child, port, spawnedAt, forks: true }
+}
+
+/**
+ * Spawn Knot DNS `knotd` (foreground by default) serving one zone file, one UDP and one TCP
+ * worker, no NOTIFY, no journal or zone-file write-back, transfers allowed to 127.0.0.1;
+ * resolves at once.
+ */
+export async function startKnot (zoneFile: string, origin: string, dir: string): Promise<Running> {
+  const port = await freePort()
+  rmSync(dir, { recursive: true, force: true }) // no state (xfrd, timers) from an earlier run
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(join(dir, 'knot.conf'), `server:
+  rundir: "${dir}"
+  listen: 127.0.0.1@${port}
+  udp-workers: 1
+  tcp-workers: 1
+  background-workers: 1
+database:
+  storage: "${dir}"
+log:
+  - target: stderr
+    any: error
+acl:
+  - id: local-transfer
+    address: 127.0.0.1
+    action: transfer
+template:
+  - id: default
+    storage: "${dir}"
+    zonefile-sync: -1
+    zonefile-load: whole
+    journal-content: none
+zone:
+  - domain: "${origin}"
+    file: "${zoneFile}"
+    acl: local-transfer
+`)
+  const [cmd, args] = pinned(SERVER_CPU, 'knotd', ['-c', join(dir, 'knot.conf')])
   const spawnedAt = performance.now()
   const child = spawn(cmd, args, { stdio: 'ignore' })
   return { child, port, spawnedAt }
