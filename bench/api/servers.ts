@@ -58,23 +58,35 @@ export async function startZonal (dir: string): Promise<Zonal> {
   }
 }
 
+/** A `zonal serve` process started by {@link startZonalProcess}. */
+export interface ZonalProcess {
+  base: string
+  token: string
+  dnsPort: number
+  child: ChildProcess
+  close (): Promise<void>
+}
+
 /**
- * Zonal as it runs in production: `zonal serve` in its own process (HTTP port 0, DNS port 0,
- * no rate limit) over a fresh SQLite file, so the benchmark client does not share its thread.
+ * Zonal as it runs in production: `zonal serve` in its own process (no rate limit) over a fresh
+ * SQLite file, so the benchmark client does not share its thread. `nodeArgs` are the node
+ * arguments before the script (default: none; the latency benchmark passes `npm start`'s), and
+ * `dnsPort` the DNS port (default: one picked by the service).
  */
-export async function startZonalProcess (dir: string): Promise<{ base: string, token: string, close (): Promise<void> }> {
+export async function startZonalProcess (dir: string, opts: { nodeArgs?: string[], dnsPort?: number } = {}): Promise<ZonalProcess> {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const root = new URL('../../', import.meta.url).pathname
   const port = await freePort()
-  const child = spawn(process.execPath, [join(root, 'src/main.ts'), 'serve'], {
+  const args = opts.nodeArgs ?? [join(root, 'src/main.ts'), 'serve']
+  const child = spawn(process.execPath, args, {
     cwd: root,
-    stdio: 'ignore',
+    stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
       ZONAL_DATABASE_URL: `sqlite:${join(dir, 'zonal.db')}`,
       ZONAL_HTTP_PORT: String(port),
-      ZONAL_DNS_PORT: '0',
+      ZONAL_DNS_PORT: String(opts.dnsPort ?? 0),
       ZONAL_ADMIN_ACCOUNT: 'bench',
       ZONAL_ADMIN_USERNAME: 'bench',
       ZONAL_ADMIN_PASSWORD: 'bench password',
@@ -96,7 +108,10 @@ export async function startZonalProcess (dir: string): Promise<{ base: string, t
   return {
     base,
     token: accessToken,
+    dnsPort: opts.dnsPort ?? 0,
+    child,
     async close () {
+      if (child.exitCode !== null) return
       child.kill('SIGTERM')
       await new Promise(resolve => child.once('exit', resolve))
     }

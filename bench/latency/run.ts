@@ -1,11 +1,11 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { freePort } from '../api/servers.ts'
+import { freePort, startZonalProcess, type ZonalProcess } from '../api/servers.ts'
 import { startNamed, stop, type Running } from '../dns/servers.ts'
 
 /**
@@ -58,39 +58,10 @@ function startArgs (): string[] {
   return words
 }
 
-interface Zonal { base: string, token: string, dnsPort: number, child: ChildProcess }
+type Zonal = ZonalProcess
 
 async function startZonal (dir: string): Promise<Zonal> {
-  rmSync(dir, { recursive: true, force: true })
-  mkdirSync(dir, { recursive: true })
-  const [port, dnsPort] = [await freePort(), await freePort()]
-  const child = spawn(process.execPath, startArgs(), {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      ...process.env,
-      ZONAL_DATABASE_URL: `sqlite:${join(dir, 'zonal.db')}`,
-      ZONAL_HTTP_PORT: String(port),
-      ZONAL_DNS_PORT: String(dnsPort),
-      ZONAL_ADMIN_ACCOUNT: 'bench',
-      ZONAL_ADMIN_USERNAME: 'bench',
-      ZONAL_ADMIN_PASSWORD: 'bench password',
-      ZONAL_RATE_LIMIT_MAX: '0',
-      ZONAL_LOG_LEVEL: 'warn'
-    }
-  })
-  const base = `http://127.0.0.1:${port}`
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`zonal serve exited ${child.exitCode}`)
-    try {
-      if ((await fetch(`${base}/status`)).ok) break
-    } catch {}
-    if (i > 300) throw new Error('zonal serve did not start')
-    await sleep(100)
-  }
-  const res = await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'bench', password: 'bench password' }) })
-  const { accessToken } = await res.json() as { accessToken: string }
-  return { base, token: accessToken, dnsPort, child }
+  return await startZonalProcess(dir, { nodeArgs: startArgs(), dnsPort: await freePort() })
 }
 
 async function api (z: Zonal, method: string, path: string, body?: unknown): Promise<Response> {
