@@ -2,8 +2,14 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { Kysely } from 'kysely'
+import { Migrator } from 'kysely/migration'
 import pg from 'pg'
+import { parseDatabaseUrl } from '../../src/store/engine.ts'
+import { ZonalMigrationProvider } from '../../src/store/migrations/index.ts'
 import { openStore } from '../../src/store/open-store.ts'
+import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
+import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
 import type { Store } from '../../src/store/store.ts'
 
 /**
@@ -92,4 +98,22 @@ export async function freshStore (engine: EngineCase['name']): Promise<{ store: 
       await database.drop()
     }
   }
+}
+
+/**
+ * A fresh database of `engine` migrated up to `migration` only, for tests of a later migration:
+ * `db` writes rows in the older form, `migrator` takes the database further, `close` closes the
+ * connection (the database itself is dropped with the others at exit, as {@link freshDatabase}'s).
+ */
+export async function databaseAt (engine: EngineCase['name'], migration: string): Promise<{ database: TestDatabase, db: Kysely<any>, migrator: Migrator, close (): Promise<void> }> {
+  const database = await freshDatabase(engine)
+  const location = parseDatabaseUrl(database.url)
+  const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+  const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
+  const result = await migrator.migrateTo(migration)
+  if (result.error !== undefined) {
+    await eng.close()
+    throw result.error
+  }
+  return { database, db: eng.db as unknown as Kysely<any>, migrator, close: async () => { await eng.close() } }
 }

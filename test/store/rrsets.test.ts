@@ -2,18 +2,13 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect, type LogEvent } from 'kysely'
-import { Migrator } from 'kysely/migration'
-import { parseDatabaseUrl } from '../../src/store/engine.ts'
-import { ZonalMigrationProvider } from '../../src/store/migrations/index.ts'
-import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
-import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
 import type { Database } from '../../src/store/schema.ts'
 import { packRdata, SqlRrsetStore } from '../../src/store/sql/rrsets.ts'
 import type { RrsetPageQuery, RrsetSort, Store, StoredRrset } from '../../src/store/store.ts'
 import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
 import type { PoolProfile } from '../../src/zone/pools/profile.ts'
 import { parseRdata, tokenize } from '../../src/zone/rdata/index.ts'
-import { engineCases, freshDatabase, freshStore } from '../helpers/engines.ts'
+import { databaseAt, engineCases, freshStore } from '../helpers/engines.ts'
 import { rrsetsOf } from '../helpers/stored-zones.ts'
 
 const RD: PoolProfile = { kind: 'RD_POOLS', order: 'FIXED', description: 'web' }
@@ -149,13 +144,8 @@ for (const engine of await engineCases()) {
     })
 
     it('migration 0004 fills in the pool kind and value key of existing rrsets', async () => {
-      const database = await freshDatabase(engine.name)
-      const location = parseDatabaseUrl(database.url)
-      const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+      const { database, db, migrator, close } = await databaseAt(engine.name, '0003-tasks')
       try {
-        const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
-        assert.equal((await migrator.migrateTo('0003-tasks')).error, undefined)
-        const db = eng.db as unknown as Kysely<any>
         const now = new Date().toISOString()
         await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
         await db.insertInto('zones').values({ id: 'z1', account_id: 'a1', name: 'example.org.', zone_type: 'PRIMARY', status: 'ACTIVE', dnssec_status: 'UNSIGNED', created_at: now, updated_at: now }).execute()
@@ -169,19 +159,14 @@ for (const engine of await engineCases()) {
           { owner_key: 'c', kind: 'DIR_POOLS', value_key: 'x' }
         ])
       } finally {
-        await eng.close()
+        await close()
         await database.drop()
       }
     })
 
     it('migration 0007 derives the text of TXT and SPF rrsets from their wire rdata, and leaves other types alone', async () => {
-      const database = await freshDatabase(engine.name)
-      const location = parseDatabaseUrl(database.url)
-      const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+      const { database, db, migrator, close } = await databaseAt(engine.name, '0006-audit-object')
       try {
-        const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
-        assert.equal((await migrator.migrateTo('0006-audit-object')).error, undefined)
-        const db = eng.db as unknown as Kysely<any>
         const now = new Date().toISOString()
         await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
         await db.insertInto('zones').values({ id: 'z1', account_id: 'a1', name: 'example.org.', zone_type: 'PRIMARY', status: 'ACTIVE', dnssec_status: 'UNSIGNED', created_at: now, updated_at: now }).execute()
@@ -204,7 +189,7 @@ for (const engine of await engineCases()) {
           { owner_key: 'd', rdata_text: JSON.stringify(['"Intel x86" "Linux 6"']), value_key: '"Intel x86" "Linux 6"' }
         ])
       } finally {
-        await eng.close()
+        await close()
         await database.drop()
       }
     })

@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { Kysely } from 'kysely'
-import { Migrator } from 'kysely/migration'
 import { SecretBox } from '../../../src/auth/secrets.ts'
-import { parseDatabaseUrl } from '../../../src/store/engine.ts'
-import { ZonalMigrationProvider } from '../../../src/store/migrations/index.ts'
 import { openStore } from '../../../src/store/open-store.ts'
-import { openPostgresEngine } from '../../../src/store/postgres/postgres-engine.ts'
-import { openSqliteEngine } from '../../../src/store/sqlite/sqlite-engine.ts'
 import { isoOfTransferTime } from '../../../src/store/migrations/0008-zone-settings.ts'
 import type { ZoneSettings } from '../../../src/zone/settings.ts'
-import { engineCases, freshDatabase } from '../../helpers/engines.ts'
+import { databaseAt, engineCases } from '../../helpers/engines.ts'
 
 const secrets = new SecretBox('migration test key')
 const SEALED = secrets.seal('c2VjcmV0')
@@ -54,13 +48,8 @@ describe('migration 0008 transfer times', () => {
 for (const engine of await engineCases()) {
   describe(`${engine.name}: migration 0008 (zone settings in the service's own types)`, { skip: engine.skip }, () => {
     it('converts zones and pool profiles stored in the UltraDNS spelling, and adds valimail_monitor', async () => {
-      const database = await freshDatabase(engine.name)
-      const location = parseDatabaseUrl(database.url)
-      const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
+      const { database, db, migrator, close } = await databaseAt(engine.name, '0006-audit-object')
       try {
-        const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
-        assert.equal((await migrator.migrateTo('0006-audit-object')).error, undefined)
-        const db = eng.db as unknown as Kysely<any>
         const now = new Date().toISOString()
         await db.insertInto('accounts').values({ id: 'a1', name: 'acme', name_key: 'acme', account_type: 'ORGANIZATION', created_at: now }).execute()
         // Every row names every column: SQLite has no DEFAULT in a multi-row insert.
@@ -83,7 +72,7 @@ for (const engine of await engineCases()) {
         ]).execute()
         assert.equal((await migrator.migrateToLatest()).error, undefined)
       } finally {
-        await eng.close()
+        await close()
       }
 
       const store = await openStore(database.url)
