@@ -36,6 +36,29 @@ export interface JournalStep {
   added: ZoneRecord[]
 }
 
+/**
+ * A zone's served data in a form that can be posted to another thread (structured clone) and
+ * served there ({@link ZoneData.snapshot}, {@link ZoneData.fromSnapshot}): the records, the
+ * journal and the settings the answer path reads. Reply-cache epochs and round-robin positions
+ * are each thread's own.
+ */
+export interface ZoneSnapshot {
+  origin: WireName
+  serial: number
+  version: number
+  rrsets: { owner: WireName, type: number, ttl: number, rdata: Uint8Array[], order?: ServedRrset['order'] }[]
+  journal: JournalStep[]
+  settings: ZoneServedSettings
+}
+
+/** What a zone's row says about serving it, apart from its records. */
+export interface ZoneServedSettings {
+  transfer: TransferPolicy | undefined
+  notify: { host: string, port: number }[]
+  primaries?: { host: string, port: number }[]
+  expired: boolean
+}
+
 /** Serial steps kept in memory per zone for IXFR, and records in them at most. */
 export const JOURNAL_STEPS = 200
 export const JOURNAL_RECORDS = 100_000
@@ -90,6 +113,41 @@ export class ZoneData {
     const z = new ZoneData(origin, serial, version)
     for (const r of records) z.add(r, orders?.get(`${wireKey(r.owner)}/${r.type}`))
     return z
+  }
+
+  /** This zone's data for another thread (see {@link ZoneSnapshot}). */
+  snapshot (): ZoneSnapshot {
+    const rrsets: ZoneSnapshot['rrsets'] = []
+    for (const node of this.nodes.values()) {
+      for (const [type, set] of node.rrsets) rrsets.push({ owner: node.owner, type, ttl: set.ttl, rdata: set.rdata, ...(set.order === undefined ? {} : { order: set.order }) })
+    }
+    return { origin: this.origin, serial: this.serial, version: this.version, rrsets, journal: this.journal, settings: this.servedSettings() }
+  }
+
+  /** A zone received from another thread's {@link snapshot}. */
+  static fromSnapshot (s: ZoneSnapshot): ZoneData {
+    const z = new ZoneData(s.origin, s.serial, s.version)
+    for (const r of s.rrsets) z.addRrset(r.owner, r.type, r.ttl, r.rdata, r.order)
+    z.journal = s.journal
+    z.applySettings(s.settings)
+    return z
+  }
+
+  /** The settings part of a snapshot. */
+  servedSettings (): ZoneServedSettings {
+    return { transfer: this.transfer, notify: this.notify, ...(this.primaries === undefined ? {} : { primaries: this.primaries }), expired: this.expired }
+  }
+
+  /** Take the settings another thread serves the zone with; cached replies go when expiry changes. */
+  applySettings (s: ZoneServedSettings): void {
+    this.transfer = s.transfer
+    this.notify = s.notify
+    if (s.primaries === undefined) delete this.primaries
+    else this.primaries = s.primaries
+    if (this.expired !== s.expired) {
+      this.expired = s.expired
+      this.epoch++
+    }
   }
 
   add (r: ZoneRecord, order?: ServedRrset['order']): void {
