@@ -142,7 +142,7 @@ export async function startZonal (dir: string, nodeFlags: string[] = [], opts: {
   const argv = ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, join(root, 'bench/dns/server.ts'), 'serve', dir]
   const [cmd, args] = opts.pin === false ? [process.execPath, argv] : pinned(SERVER_CPU, process.execPath, argv)
   const spawnedAt = performance.now()
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ZONAL_DNS_RRL: '0', BENCH_DNS_WORKERS: String(opts.workers ?? 1) } })
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { NODE_COMPILE_CACHE: join(root, 'bench', '.work', 'compile-cache'), ...process.env, ZONAL_DNS_RRL: '0', BENCH_DNS_WORKERS: String(opts.workers ?? 1) } })
   const next = lineReader(child, 'zonal dns')
   const { port } = await next()
   const loaded = next() as ZonalRunning['loaded']

@@ -217,7 +217,7 @@ export class DnsWorkers implements ZoneFeed {
       capture: this.opts.capture !== undefined,
       node: this.opts.node
     }
-    const worker = new Worker(new URL('./dns-worker.ts', import.meta.url), { workerData: config, name: `dns-${i}` })
+    const worker = new Worker(new URL('./dns-worker-start.ts', import.meta.url), { workerData: config, name: `dns-${i}` })
     const slot: Slot = { index: i, worker, synced: -1, started: Date.now(), failures, listening: false }
     this.slots[i] = slot
     // What the main thread serves now, then the feed from here on (the port keeps the order).
