@@ -178,7 +178,14 @@ export class DnsWorkers implements ZoneFeed {
     this.restarts.clear()
     await Promise.all(this.slots.map(async (slot) => {
       const exited = new Promise<void>(resolve => slot.worker.once('exit', () => resolve()))
+      // 'closed' comes after the worker's last captured queries (one port keeps the order).
+      const closed = new Promise<void>((resolve) => {
+        const done = (m: FromWorker): void => { if (m.type === 'closed') resolve() }
+        slot.worker.on('message', done)
+        exited.then(resolve, resolve)
+      })
       slot.worker.postMessage({ type: 'close' } satisfies ToWorker)
+      await closed
       // A worker that does not finish closing (stuck) is stopped.
       const timer = setTimeout(() => { slot.worker.terminate().catch(() => {}) }, 5000)
       await exited

@@ -18,6 +18,8 @@ const WORKERS = 3
 const CLIENTS = 48
 
 let nextId = 1
+/** Questions sent so far (with the ones asked again). */
+let sent = 0
 
 /** One question from each client; resolves with each client's answer records (as text of A rdata). */
 async function askAll (clients: UdpClient[], port: number, name: string): Promise<string[][]> {
@@ -26,6 +28,7 @@ async function askAll (clients: UdpClient[], port: number, name: string): Promis
     // A datagram sent to a worker's socket as it closes is lost: ask again until answered.
     for (let attempt = 0; ; attempt++) {
       client.send(query(id, name, 'A'), port)
+      sent++
       const reply = await Promise.race([client.replyTo(id), new Promise<undefined>(resolve => setTimeout(() => resolve(undefined), 500))])
       if (reply !== undefined) return decodeMessage(reply).answers.map(a => [...a.rdata].join('.'))
       if (attempt === 20) throw new Error(`no answer to ${name} after ${attempt} tries`)
@@ -95,5 +98,17 @@ describe('DNS worker threads', () => {
     const from = collector.counts().captured
     await askAll(clients, t.service.dns.port, 'www.example.org.')
     await eventually(async () => collector.counts().captured - from >= CLIENTS, 10_000, 'captured queries')
+  })
+
+  it('hands every query the workers answered to the capture when the service closes', async () => {
+    const { collector } = t.service.queries
+    await t.service.queries.flush()
+    const from = collector.counts().captured
+    const sentBefore = sent
+    await askAll(clients, t.service.dns.port, 'mail.example.org.')
+    // No flush: closing hands over what the workers hold (every question sent was answered).
+    await t.service.close()
+    assert.equal(collector.counts().captured - from, sent - sentBefore)
+    assert.equal(collector.counts().dropped, 0)
   })
 })
