@@ -122,6 +122,9 @@ for (const engine of await engineCases()) {
       await sleep(50)
       const tasks = await Promise.all([1, 2, 3, 4, 5].map(async () => await create('slow')))
       runner.wake()
+      // Wait for the claims (not for a time: a loaded machine takes longer), then for a moment
+      // more in which a third task must not start.
+      for (let i = 0; i < 500 && runner.active < 2; i++) await sleep(10)
       await sleep(30)
       assert.equal(runner.active, 2)
       await runner.stop()
