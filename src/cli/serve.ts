@@ -18,6 +18,7 @@ import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 
@@ -161,6 +162,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
+        await closeSharedPool()
         await store.close()
         logger.info('shut down cleanly')
       })()
