@@ -162,8 +162,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
-        await closeSharedPool()
         await store.close()
+        await closeSharedPool()
         logger.info('shut down cleanly')
       })()
       return closing
