@@ -20,7 +20,14 @@ import { CLIENT_CPU, PINNED, SERVER_CPU, installed, memory, pinned, populateZona
  *   message, records counted and checked); memory per record (RSS after load less the RSS of
  *   the same server with a five-record zone, over the record count).
  *
- * BENCH_DNS_PARTS (default `qps,startup,axfr,memory`) chooses the parts.
+ * - qps2: the q/s zone on both cores, nothing pinned: Zonal with 1 and 2 DNS worker threads,
+ *   BIND with -n 1 and -n 2 (ratio at two threads, scaling from one to two).
+ *
+ * Zonal runs with one DNS worker thread in the pinned parts (BENCH_DNS_WORKERS of server.ts) and
+ * with two in the 1,000,000-record part (start-up and memory with two workers, as `npm start`
+ * runs on this 2-core machine).
+ *
+ * BENCH_DNS_PARTS (default `qps,qps2,startup,axfr,memory`) chooses the parts.
  */
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const work = join(root, 'bench', '.work', 'dns')
@@ -28,7 +35,7 @@ mkdirSync(work, { recursive: true })
 const COUNT = Number(process.env.BENCH_DNS_RECORDS ?? 100_000)
 const BIG = Number(process.env.BENCH_DNS_BIG_RECORDS ?? 1_000_000)
 const SECONDS = Number(process.env.BENCH_DNS_SECONDS ?? 20)
-const PARTS = new Set((process.env.BENCH_DNS_PARTS ?? 'qps,startup,axfr,memory').split(',').map(s => s.trim()))
+const PARTS = new Set((process.env.BENCH_DNS_PARTS ?? 'qps,qps2,startup,axfr,memory').split(',').map(s => s.trim()))
 const ORIGIN = 'bench.test.'
 const SERIAL = 2024010101 // the generated zone's SOA serial
 const HAVE_CLIENTS = installed('dig', 'dnsperf')
@@ -54,8 +61,9 @@ async function zoneFile (count: number): Promise<{ path: string, records: number
   return { path, records }
 }
 
-function dnsperf (port: number, queries: string): { qps: number, avgMs: number, lost: string } {
-  const [cmd, args] = pinned(CLIENT_CPU, 'dnsperf', ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(SECONDS), '-c', '8', '-T', '1', '-q', '200'])
+function dnsperf (port: number, queries: string, pin = true): { qps: number, avgMs: number, lost: string } {
+  const argv = ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(SECONDS), '-c', '8', '-T', pin ? '1' : '2', '-q', '200']
+  const [cmd, args] = pin ? pinned(CLIENT_CPU, 'dnsperf', argv) : ['dnsperf', argv]
   const r = spawnSync(cmd, args, { encoding: 'utf8' })
   const qps = Number(/Queries per second:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN)
   const avg = Number(/Average Latency \(s\):\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN) * 1000
@@ -70,9 +78,8 @@ function axfr (port: number): AxfrResult {
   return JSON.parse(r.stdout) as AxfrResult
 }
 
-async function qps (): Promise<void> {
-  const zone = await zoneFile(COUNT)
-  // Query file: owners of the zone (hits) and names that do not exist, 4 to 1.
+/** The q/s part's query file: owners of the zone (hits) and names that do not exist, 4 to 1. */
+function queryFile (zone: { path: string }): string {
   const queries = join(work, `queries-${COUNT}.txt`)
   if (!existsSync(queries)) {
     const owners = readFileSync(zone.path, 'utf8').split('\n').filter(l => /^h\d+\.g\d+ /.test(l)).map(l => l.split(' ')[0]!)
@@ -80,6 +87,49 @@ async function qps (): Promise<void> {
     for (let i = 0; i < 100_000; i++) lines.push(i % 5 === 4 ? `nx${i}.g${i % 1000}.${ORIGIN} A` : `${owners[(i * 7919) % owners.length]}.${ORIGIN} A`)
     writeFileSync(queries, lines.join('\n') + '\n')
   }
+  return queries
+}
+
+/**
+ * Both cores, nothing pinned (dnsperf shares them): Zonal with 1 and 2 DNS worker threads, BIND
+ * with `-n 1` and `-n 2`; the ratio at two, and each server's scaling from one to two.
+ */
+async function qpsCores (): Promise<void> {
+  const zone = await zoneFile(COUNT)
+  const queries = queryFile(zone)
+  populateZonal(zone.path, ORIGIN, join(work, 'zonal-qps'))
+  const zonal: number[] = []
+  for (const workers of [1, 2]) {
+    const server = await startZonal(join(work, 'zonal-qps'), [], { workers, pin: false })
+    try {
+      await server.loaded
+      zonal.push(dnsperf(server.port, queries, false).qps)
+    } finally {
+      await stop(server)
+    }
+  }
+  const named: number[] = []
+  if (HAVE_BIND) {
+    for (const threads of [1, 2]) {
+      const server = await startNamed(zone.path, ORIGIN, join(work, `named-qps-${threads}`), threads)
+      try {
+        await waitForSoa(server.port, ORIGIN, SERIAL, server.spawnedAt, undefined, server.child)
+        named.push(dnsperf(server.port, queries, false).qps)
+      } finally {
+        await stop(server)
+      }
+    }
+  } else notes.push('BIND missing: the two-core q/s part ran Zonal alone')
+  out.push(`### Queries per second on both cores: ${fmt(zone.records)} records; nothing pinned; dnsperf -c 8 -T 2 -q 200 -l ${SECONDS}`, '')
+  out.push('| server | 1 thread q/s | 2 threads q/s | scaling 1 → 2 | ratio at 2 (Zonal / BIND) |', '|---|---|---|---|---|')
+  out.push(`| Zonal (ZONAL_DNS_WORKERS=1, =2) | ${fmt(zonal[0]!)} | ${fmt(zonal[1]!)} | ${ratio(zonal[1]!, zonal[0]!)} | ${named.length === 2 ? ratio(zonal[1]!, named[1]!) : '-'} |`)
+  if (named.length === 2) out.push(`| BIND named (-n 1, -n 2) | ${fmt(named[0]!)} | ${fmt(named[1]!)} | ${ratio(named[1]!, named[0]!)} | 1.00 |`)
+  out.push('')
+}
+
+async function qps (): Promise<void> {
+  const zone = await zoneFile(COUNT)
+  const queries = queryFile(zone)
   populateZonal(zone.path, ORIGIN, join(work, 'zonal-qps'))
   const zonal = await startZonal(join(work, 'zonal-qps'))
   await zonal.loaded
@@ -141,8 +191,8 @@ async function big (): Promise<void> {
     return { emptyRssMb: r.rssMb, emptyStartupMs: r.startupMs }
   }
   populateZonal(empty.path, ORIGIN, join(work, 'zonal-empty'))
-  const zonalEmpty = await baseline(async () => await startZonal(join(work, 'zonal-empty')), zonalLoaded)
-  const zonal: BigRun = { ...await measure(async () => await startZonal(join(work, 'zonal-big'), profile), zonalLoaded), ...zonalEmpty }
+  const zonalEmpty = await baseline(async () => await startZonal(join(work, 'zonal-empty'), [], { workers: 2 }), zonalLoaded)
+  const zonal: BigRun = { ...await measure(async () => await startZonal(join(work, 'zonal-big'), profile, { workers: 2 }), zonalLoaded), ...zonalEmpty }
   const none = async (): Promise<undefined> => undefined
   const peers: Array<{ peer: Peer, r: BigRun }> = []
   for (const peer of PEERS.filter(p => p.available)) {
@@ -201,6 +251,7 @@ async function big (): Promise<void> {
 
 try {
   if (PARTS.has('qps')) await qps()
+  if (PARTS.has('qps2')) await qpsCores()
   if (PARTS.has('startup') || PARTS.has('axfr') || PARTS.has('memory')) await big()
 } catch (err) {
   failed = true

@@ -8,6 +8,7 @@
 //     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
 //     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
+//     BENCH_DNS_WORKERS (default 1) is the number of DNS worker threads (0: DNS on the main thread).
 //     BENCH_DNS_CAPTURE=1 serves with the query capture on (a counter sink, as `npm start` has),
 //     so capture on and off can be compared; the capture's counts go to stderr at the end.
 import { mkdirSync, rmSync } from 'node:fs'
@@ -61,7 +62,8 @@ async function serve (dir: string): Promise<void> {
   const logger = { info: () => {}, error: (o: object, m: string) => { process.stderr.write(`${m} ${JSON.stringify(o)}\n`) }, warn: () => {} }
   const t0 = performance.now()
   const capture = process.env.BENCH_DNS_CAPTURE === '1' ? new QueryCollector(new CounterSink(), { node: 'bench' }) : undefined
-  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, logger, secrets: new SecretBox(undefined), capture })
+  const workers = Number(process.env.BENCH_DNS_WORKERS ?? 1)
+  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture })
   print({ port: dns.port })
   process.on('SIGTERM', () => {
     dns.close().then(async () => {

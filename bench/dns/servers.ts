@@ -134,11 +134,15 @@ export interface ZonalRunning extends Running {
   loaded: Promise<{ loadMs: number, rssMb: number, rssAfterGcMb: number, heapUsedMb: number, heapTotalMb: number, arrayBuffersMb: number }>
 }
 
-/** Spawn Zonal's DNS server over the store in `dir`; resolves once it listens. */
-export async function startZonal (dir: string, nodeFlags: string[] = []): Promise<ZonalRunning> {
-  const [cmd, args] = pinned(SERVER_CPU, process.execPath, ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, join(root, 'bench/dns/server.ts'), 'serve', dir])
+/**
+ * Spawn Zonal's DNS server over the store in `dir` with `workers` DNS worker threads (0: on the
+ * main thread), pinned to the server CPU unless `pin` is false; resolves once it listens.
+ */
+export async function startZonal (dir: string, nodeFlags: string[] = [], opts: { workers?: number, pin?: boolean } = {}): Promise<ZonalRunning> {
+  const argv = ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, join(root, 'bench/dns/server.ts'), 'serve', dir]
+  const [cmd, args] = opts.pin === false ? [process.execPath, argv] : pinned(SERVER_CPU, process.execPath, argv)
   const spawnedAt = performance.now()
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ZONAL_DNS_RRL: '0' } })
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { NODE_COMPILE_CACHE: join(root, 'bench', '.work', 'compile-cache'), ...process.env, ZONAL_DNS_RRL: '0', BENCH_DNS_WORKERS: String(opts.workers ?? 1) } })
   const next = lineReader(child, 'zonal dns')
   const { port } = await next()
   const loaded = next() as ZonalRunning['loaded']
@@ -146,15 +150,19 @@ export async function startZonal (dir: string, nodeFlags: string[] = []): Promis
   return { child, port: port!, spawnedAt, loaded }
 }
 
-/** Spawn `named` serving one zone file (transfers allowed to 127.0.0.1); resolves at once. */
-export async function startNamed (zoneFile: string, origin: string, dir: string): Promise<Running> {
+/**
+ * Spawn `named` serving one zone file (transfers allowed to 127.0.0.1), pinned to the server CPU
+ * (one thread) unless `threads` is given (then `-n threads`, unpinned); resolves at once.
+ */
+export async function startNamed (zoneFile: string, origin: string, dir: string, threads?: number): Promise<Running> {
   const port = await freePort()
   mkdirSync(dir, { recursive: true })
   writeFileSync(join(dir, 'named.conf'), `options { directory "${dir}"; listen-on port ${port} { 127.0.0.1; }; listen-on-v6 { none; }; recursion no; notify no; dnssec-validation no; minimal-responses yes; pid-file none; };
 controls { };
 zone "${origin}" { type primary; file "${zoneFile}"; allow-transfer { 127.0.0.1; }; };
 `)
-  const [cmd, args] = pinned(SERVER_CPU, 'named', ['-g', '-4', '-c', join(dir, 'named.conf')])
+  const argv = ['-g', '-4', '-c', join(dir, 'named.conf')]
+  const [cmd, args] = threads === undefined ? pinned(SERVER_CPU, 'named', argv) : ['named', [...argv, '-n', String(threads)]]
   const spawnedAt = performance.now()
   const child = spawn(cmd, args, { stdio: 'ignore' })
   return { child, port, spawnedAt }

@@ -73,7 +73,7 @@ export class QueryCollector implements QueryCapture {
     return { ...this.stats }
   }
 
-  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number, requestSize: number, responseSize: number, flags: number): void {
+  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number, requestSize: number, responseSize: number, flags: number, time?: number): void {
     let b = this.current
     if (b === undefined) {
       b = this.free.pop()
@@ -84,7 +84,7 @@ export class QueryCollector implements QueryCapture {
       this.current = b
     }
     const i = b.length++
-    b.time[i] = Date.now()
+    b.time[i] = time ?? Date.now()
     b.zone[i] = zone ?? ''
     b.qname[i] = qname ?? ''
     b.qtype[i] = qtype

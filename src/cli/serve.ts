@@ -32,8 +32,11 @@ export interface RunningService {
   dns: DnsService
   /** Refreshes secondary zones from their primaries. */
   secondaries: SecondaryRefresher
-  /** The capture of answered DNS queries and the counts it feeds (shown at `/metrics`). */
-  queries: { collector: QueryCollector, counts: CounterSink }
+  /**
+   * The capture of answered DNS queries and the counts it feeds (shown at `/metrics`); `flush`
+   * resolves once every query answered so far (by every DNS worker) has reached the counts.
+   */
+  queries: { collector: QueryCollector, counts: CounterSink, flush (): Promise<void> }
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -107,6 +110,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns = await startDns(store, {
       hosts: config.dnsHosts,
       port: config.dnsPort,
+      workers: config.dnsWorkers,
+      node: config.nodeName,
       tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
@@ -127,7 +132,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await store.close()
     throw err
   }
-  logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
+  logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, workers: config.dnsWorkers, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
@@ -144,7 +149,14 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
-    queries: { collector: queries, counts: queryCounts },
+    queries: {
+      collector: queries,
+      counts: queryCounts,
+      async flush () {
+        await dns.flushCapture()
+        await queries.flush()
+      }
+    },
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')

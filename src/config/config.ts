@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { availableParallelism } from 'node:os'
 import { parseCidr } from '../dns/server/client-address.ts'
 
 /**
@@ -12,6 +13,8 @@ export interface Config {
   /** Addresses the DNS server listens on (IPv4 and IPv6 literals, no duplicates). */
   dnsHosts: string[]
   dnsPort: number
+  /** DNS worker threads; 0 answers DNS on the main thread. */
+  dnsWorkers: number
   dnsTcpIdleSeconds: number
   dnsTcpMaxConnections: number
   /** UDP responses per second per client network and response; 0 turns rate limiting off. */
@@ -55,6 +58,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
   ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Comma-separated IPv4 and IPv6 addresses the DNS server listens on, each over UDP and TCP on the same port (`127.0.0.1,::1`; `0.0.0.0,::` for every address; an IPv6 address serves IPv6 only).' },
   ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a port free on every address (logged).' },
+  ZONAL_DNS_WORKERS: { default: '(the number of cores)', description: 'DNS worker threads: each listens on the DNS port (SO_REUSEPORT; the kernel spreads queries over them) and answers from its copy of the zone index, so API work never holds up an answer. A worker that stops is started again. `0` answers DNS on the main thread beside the API. The rate limit and the TCP connection limit are shared out between the workers.' },
   ZONAL_DNS_TCP_IDLE_SECONDS: { default: '10', description: 'Seconds a DNS-over-TCP connection may stay idle before the server closes it (RFC 7766 §6.2.3).' },
   ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together; a connection over the limit is closed at once.' },
   ZONAL_DNS_RRL: { default: '20', description: 'Response rate limiting over UDP: identical responses per second to one client network (IPv4 /24, IPv6 /56); over it, responses are dropped or sent truncated. `0` turns it off. TCP is never limited.' },
@@ -137,6 +141,7 @@ export function loadConfig (env: Env = process.env): Config {
     httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
     dnsHosts: dnsHosts(env),
     dnsPort: int(env, 'ZONAL_DNS_PORT', 1053, 0, 65535),
+    dnsWorkers: int(env, 'ZONAL_DNS_WORKERS', availableParallelism(), 0, 256),
     dnsTcpIdleSeconds: int(env, 'ZONAL_DNS_TCP_IDLE_SECONDS', 10, 1, 3600),
     dnsTcpMaxConnections: int(env, 'ZONAL_DNS_TCP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
     dnsRrl: int(env, 'ZONAL_DNS_RRL', 20, 0, 1_000_000),

@@ -1,33 +1,37 @@
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import { requestFlags, responseFlags, type QueryCapture } from '../dns/server/query-capture.ts'
-import { listenAll, type BoundAddress } from '../dns/server/listeners.ts'
+import type { QueryCapture } from '../dns/server/query-capture.ts'
+import { listenAll, probePort, type BoundAddress, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
-import type { TcpLimits } from '../dns/server/tcp-listener.ts'
-import type { Socket as NetSocket } from 'node:net'
+import { DEFAULT_TCP_LIMITS, type TcpLimits } from '../dns/server/tcp-listener.ts'
+import { transferHandler } from '../dns/server/transfer-handler.ts'
 import type { SecretBox } from '../auth/secrets.ts'
-import { answerTransfer } from '../dns/answer/axfr.ts'
-import { Opcode } from '../dns/wire/constants.ts'
 import { RRType } from '../zone/rrtype.ts'
-import { decodeMessage } from '../dns/wire/message.ts'
-import { parseIp } from '../zone/ip.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
-import { nameToString, wireKey } from '../zone/name.ts'
+import { nameToString } from '../zone/name.ts'
 import { isIPv6 } from 'node:net'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
+import { DnsBindError, DnsWorkers } from './dns-workers.ts'
 
 export interface DnsService {
+  /** The main thread's index (the zone sync's); DNS workers each hold a copy that follows it. */
   index: ZoneIndex
   /** The port bound (the same for every address, UDP and TCP). */
   port: number
   /** The addresses served, each over UDP and TCP. */
   addresses: BoundAddress[]
-  /** Resolves when every zone has been loaded once. */
+  /** Resolves when every zone has been loaded once (and, with workers, is served by all of them). */
   loaded: Promise<void>
   /** The zone sync (expiry marks, zone ids of served data). */
   sync: ZoneSync
+  /** The DNS worker threads; undefined when DNS is answered on the main thread. */
+  workers: DnsWorkers | undefined
+  /** Resolves when the changes reported so far are applied and served by every listener. */
+  settled (): Promise<void>
+  /** Resolves once the queries answered so far have reached `capture` (workers hand theirs over). */
+  flushCapture (): Promise<void>
   close (): Promise<void>
 }
 
@@ -35,6 +39,13 @@ export interface DnsServiceOptions {
   /** IPv4 or IPv6 addresses, each served over UDP and TCP on `port`. */
   hosts: readonly string[]
   port: number
+  /**
+   * DNS worker threads (each with its own sockets on the shared port); 0 answers on the main
+   * thread, beside the API. Default 0.
+   */
+  workers?: number
+  /** The node name captured queries carry (`ZONAL_NODE_NAME`). */
+  node?: string
   /** TCP idle timeout and connection limit (RFC 7766 §6.2.3 defaults when absent). */
   tcp?: TcpLimits
   /** UDP response rate limiting; off when absent or at 0 responses per second. */
@@ -47,54 +58,65 @@ export interface DnsServiceOptions {
   secrets: SecretBox
 }
 
-/** AXFR and IXFR over TCP: answered from the index, framed, written in order, and captured. */
-function transferHandler (index: ZoneIndex, onError: (err: unknown) => void, capture?: QueryCapture) {
-  return async (request: Uint8Array, socket: NetSocket): Promise<boolean> => {
-    if (request.length < 12) return false
-    let message
+/** Tries at a port free everywhere when the workers bind port 0's pick and lose it meanwhile. */
+const WORKER_PORT_ATTEMPTS = 10
+
+/**
+ * Start `count` DNS workers on one port. With port 0 a free port is picked first (no shared
+ * socket may pick it: see `probePort`); if another program takes it before the workers bind,
+ * another is picked. The rate limit and the TCP connection limit are shared out between the
+ * workers (the kernel spreads clients over them), so together they keep the configured limits.
+ */
+async function startWorkers (opts: DnsServiceOptions, count: number, index: ZoneIndex): Promise<DnsWorkers> {
+  const rate = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0
+    ? undefined
+    : { responsesPerSecond: Math.ceil(opts.rateLimit.responsesPerSecond / count), slip: opts.rateLimit.slip, exempt: [...opts.rateLimit.exempt], ...(opts.rateLimit.maxEntries === undefined ? {} : { maxEntries: opts.rateLimit.maxEntries }) }
+  const tcp = opts.tcp ?? DEFAULT_TCP_LIMITS
+  for (let attempt = 1; ; attempt++) {
+    const port = await probePort(opts.hosts, opts.port)
+    const workers = new DnsWorkers({
+      count,
+      hosts: [...opts.hosts],
+      port,
+      tcp: { idleMs: tcp.idleMs, maxConnections: Math.max(1, Math.ceil(tcp.maxConnections / count)) },
+      ...(rate === undefined ? {} : { rateLimit: rate }),
+      ...(opts.capture === undefined ? {} : { capture: opts.capture }),
+      node: opts.node ?? '',
+      index,
+      ...(opts.onNotify === undefined ? {} : { onNotify: opts.onNotify }),
+      logger: opts.logger
+    })
     try {
-      message = decodeMessage(request)
-    } catch {
-      return false
-    }
-    const q = message.questions[0]
-    if (message.qr || message.opcode !== 0 || q === undefined || (q.type !== RRType.AXFR && q.type !== RRType.IXFR)) return false
-    const address = (socket.remoteAddress ?? '').replace(/^::ffff:(?=\d+\.)/, '')
-    const client = parseIp(address) ?? new Uint8Array(0)
-    try {
-      const messages = answerTransfer(index, { bytes: request, message, client, now: Math.floor(Date.now() / 1000) })
-      let size = 0
-      for (const m of messages) {
-        const frame = Buffer.allocUnsafe(2 + m.length)
-        frame.writeUInt16BE(m.length, 0)
-        frame.set(m, 2)
-        size += m.length
-        if (!socket.write(frame)) await new Promise(resolve => socket.once('drain', resolve))
-      }
-      const first = messages[0]!
-      const from: Client = { transport: 'tcp', address, port: socket.remotePort ?? 0, family: isIPv6(address) ? 'IPv6' : 'IPv4' }
-      capture?.query(from, index.get(q.name)?.originKey, wireKey(q.name), q.type, Opcode.QUERY, first[3]! & 0xf, request.length, size,
-        requestFlags(request[2]!, request[3]!, message.edns !== undefined, message.edns?.dnssecOk === true) | responseFlags(first))
+      await workers.start()
+      return workers
     } catch (err) {
-      onError(err)
-      socket.destroy()
+      if (opts.port === 0 && attempt < WORKER_PORT_ATTEMPTS && err instanceof DnsBindError && err.code === 'EADDRINUSE') continue
+      throw err
     }
-    return true
   }
 }
 
 /**
  * The authoritative DNS server: UDP and TCP listeners on every address, all on one port (port 0
  * picks a port free on all of them for both), answering from the in-memory index that
- * `ZoneSync` keeps in step with the store. Zones load in the background; until a zone is loaded
- * it is REFUSED.
+ * `ZoneSync` keeps in step with the store. With `workers` > 0 the listeners and the answer path
+ * run in that many worker threads, each following the zone sync's changes, so nothing the main
+ * thread does (API requests, uploads, exports) holds up an answer. Zones load in the background;
+ * until a zone is loaded it is REFUSED.
  */
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
-  const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
-  const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
-  const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
-  const listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture) })
+  const count = opts.workers ?? 0
+  let listeners: Listeners | undefined
+  let workers: DnsWorkers | undefined
+  if (count > 0) workers = await startWorkers(opts, count, index)
+  else {
+    const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
+    const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
+    const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
+    listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture) })
+  }
+  const port = listeners?.port ?? workers!.port
   // Pending NOTIFY retries stop when the service closes.
   const stopping = new AbortController()
   const notifyZone = (zone: ZoneData): void => {
@@ -107,19 +129,29 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
       }, (err: unknown) => opts.logger.warn({ err, target }, 'NOTIFY failed'))
     }
   }
-  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone })
-  const loaded = sync.start()
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone, ...(workers === undefined ? {} : { feed: workers }) })
+  const settled = async (): Promise<void> => {
+    await sync.settled()
+    await workers?.settled()
+  }
+  const loaded = sync.start().then(settled)
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
   return {
     index,
-    port: listeners.port,
-    addresses: listeners.addresses,
+    port,
+    addresses: opts.hosts.map(host => ({ address: host, port, family: isIPv6(host) ? 'IPv6' : 'IPv4' })),
     loaded,
     sync,
+    workers,
+    settled,
+    async flushCapture () {
+      await workers?.flushCapture()
+    },
     async close () {
       stopping.abort()
       await sync.stop()
-      await listeners.close()
+      await listeners?.close()
+      await workers?.close()
     }
   }
 }

@@ -39,6 +39,27 @@ export interface ZoneSyncOptions {
   fullSyncMs?: number
   /** Called after a change moved a served zone's serial (NOTIFY out). */
   onSerialChange?: (zone: ZoneData, version: ZoneVersion) => void
+  /** Told of every change made to the index, in order (the DNS worker threads follow it). */
+  feed?: ZoneFeed
+}
+
+/** One serial step applied in place, with the pool order of each rrset it adds to. */
+export interface AppliedStep {
+  step: JournalStep
+  /** `wireKey(owner)/type` of each rrset the step adds to, with its order (none for plain rrsets). */
+  orders: [string, ServedRrset['order']][]
+}
+
+/**
+ * The changes {@link ZoneSync} makes to its index, as another copy of it needs them: a zone
+ * served anew (whole), steps applied in place to a zone already served, settings changed, a zone
+ * gone.
+ */
+export interface ZoneFeed {
+  zoneServed (data: ZoneData): void
+  zoneApplied (data: ZoneData, steps: AppliedStep[]): void
+  zoneSettings (data: ZoneData): void
+  zoneDropped (origin: WireName): void
 }
 
 /** What is served of one zone, and from which versions. */
@@ -150,6 +171,7 @@ export class ZoneSync {
     if (data === undefined || data.expired === expired) return
     data.expired = expired
     data.epoch++
+    this.opts.feed?.zoneSettings(data)
   }
 
   /** The id of the zone a served zone's data belongs to. */
@@ -216,7 +238,10 @@ export class ZoneSync {
     const served = this.served.get(id)
     if (served === undefined) return
     this.served.delete(id)
-    if (this.index.get(served.data.origin) === served.data) this.index.delete(served.data.origin)
+    if (this.index.get(served.data.origin) === served.data) {
+      this.index.delete(served.data.origin)
+      this.opts.feed?.zoneDropped(served.data.origin)
+    }
   }
 
   /** Serve the zone as its row says; returns whether anything changed. */
@@ -236,6 +261,7 @@ export class ZoneSync {
 
     const servedSerial = known?.data.serial
     let data: ZoneData | undefined
+    const applied: AppliedStep[] = []
     if (known !== undefined) {
       const from = alias ? known.originalVersion : known.version
       const steps = from === source.version ? [] : (await this.store.zoneChanges.since(source.id, from, JOURNAL_STEPS + 1)).filter(s => s.version <= source.version)
@@ -244,7 +270,13 @@ export class ZoneSync {
         for (const s of steps) {
           const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
           const orders = await this.ordersOf(source.id, s.added)
-          data.apply(step, z.version, (owner, type) => orders.get(`${wireKey(renameUnder(owner, origin, parseName(source.name)))}/${type}`))
+          const given = new Map<string, ServedRrset['order']>()
+          data.apply(step, z.version, (owner, type) => {
+            const order = orders.get(`${wireKey(renameUnder(owner, origin, parseName(source.name)))}/${type}`)
+            given.set(`${wireKey(owner)}/${type}`, order)
+            return order
+          })
+          applied.push({ step, orders: [...given] })
         }
         data.version = z.version
       }
@@ -259,7 +291,13 @@ export class ZoneSync {
       else delete data.primaries
     }
     data.expired = this.expiredZones.has(z.id)
-    if (this.index.get(origin) !== data) this.index.set(data)
+    if (this.index.get(origin) !== data) {
+      this.index.set(data)
+      this.opts.feed?.zoneServed(data)
+    } else {
+      if (applied.length > 0) this.opts.feed?.zoneApplied(data, applied)
+      else this.opts.feed?.zoneSettings(data)
+    }
     this.served.set(z.id, { version: z.version, originalVersion, data })
     this.ids.set(data, z.id)
     // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served before

@@ -51,8 +51,10 @@ export interface ZoneSnapshot {
   settings: ZoneServedSettings
 }
 
-/** What a zone's row says about serving it, apart from its records. */
+/** What a zone's row says about serving it, apart from its records, and where it stands. */
 export interface ZoneServedSettings {
+  serial: number
+  version: number
   transfer: TransferPolicy | undefined
   notify: { host: string, port: number }[]
   primaries?: { host: string, port: number }[]
@@ -135,11 +137,13 @@ export class ZoneData {
 
   /** The settings part of a snapshot. */
   servedSettings (): ZoneServedSettings {
-    return { transfer: this.transfer, notify: this.notify, ...(this.primaries === undefined ? {} : { primaries: this.primaries }), expired: this.expired }
+    return { serial: this.serial, version: this.version, transfer: this.transfer, notify: this.notify, ...(this.primaries === undefined ? {} : { primaries: this.primaries }), expired: this.expired }
   }
 
   /** Take the settings another thread serves the zone with; cached replies go when expiry changes. */
   applySettings (s: ZoneServedSettings): void {
+    this.serial = s.serial
+    this.version = s.version
     this.transfer = s.transfer
     this.notify = s.notify
     if (s.primaries === undefined) delete this.primaries

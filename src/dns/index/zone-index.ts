@@ -35,6 +35,11 @@ export class ZoneIndex {
     return [...this.zones.values()].map(z => nameToString(z.origin).toLowerCase())
   }
 
+  /** Every zone served. */
+  all (): IterableIterator<ZoneData> {
+    return this.zones.values()
+  }
+
   get size (): number {
     return this.zones.size
   }

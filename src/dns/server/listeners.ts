@@ -4,6 +4,7 @@ import type { QueryHandlerOptions } from './handle-query.ts'
 import type { ResponseRateLimiter } from './rate-limiter.ts'
 import { DEFAULT_TCP_LIMITS, listenTcp, type TcpConnections, type TcpLimits } from './tcp-listener.ts'
 import { listenUdp } from './udp-listener.ts'
+import { ZoneIndex } from '../index/zone-index.ts'
 
 export interface ListenOptions {
   /** Addresses to listen on (IPv4 or IPv6 literals); each gets UDP and TCP. */
@@ -15,6 +16,12 @@ export interface ListenOptions {
   rateLimiter?: ResponseRateLimiter
   /** Answers AXFR/IXFR over TCP (see {@link listenTcp}). */
   transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>
+  /**
+   * Share the port with other listeners of this process (SO_REUSEPORT: one set per DNS worker
+   * thread). Port 0 is refused with it: a port picked by the kernel for a shared socket may be
+   * one another program shares too. {@link probePort} picks the port first.
+   */
+  reusePort?: boolean
 }
 
 /** One address served, with UDP and TCP on `port`. */
@@ -45,6 +52,7 @@ const PORT_ATTEMPTS = 20
  */
 export async function listenAll (handler: QueryHandlerOptions, onError: (err: unknown) => void, opts: ListenOptions): Promise<Listeners> {
   if (opts.hosts.length === 0) throw new Error('no address to listen on')
+  if (opts.reusePort === true && opts.port === 0) throw new Error('a shared port must be chosen first')
   const limits = opts.tcp ?? DEFAULT_TCP_LIMITS
   const connections: TcpConnections = { open: 0 }
   const sockets = new Set<Socket>()
@@ -54,14 +62,14 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
     let port = opts.port
     try {
       for (const host of opts.hosts) {
-        const server = await listenTcp(host, port, handler, onError, limits, opts.transfer, connections)
+        const server = await listenTcp(host, port, handler, onError, limits, opts.transfer, connections, opts.reusePort)
         tcp.push(server)
         server.on('connection', (socket: Socket) => {
           sockets.add(socket)
           socket.once('close', () => sockets.delete(socket))
         })
         port = (server.address() as AddressInfo).port
-        udp.push(await listenUdp(host, port, handler, onError, opts.rateLimiter))
+        udp.push(await listenUdp(host, port, handler, onError, opts.rateLimiter, opts.reusePort))
       }
     } catch (err) {
       await closeAll(udp, tcp, sockets)
@@ -82,4 +90,16 @@ async function closeAll (udp: UdpSocket[], tcp: Server[], sockets: Set<Socket>):
   const closed = tcp.map(async server => await new Promise<void>(resolve => server.close(() => resolve())))
   for (const socket of sockets) socket.destroy()
   await Promise.all(closed)
+}
+
+/**
+ * A port free for UDP and TCP on every host, held by nobody (shared sockets included) at the
+ * moment of the check: `port` itself when it is free (else its bind error), or with port 0 one
+ * the kernel picks. The listeners are closed again before this returns, so the port can be
+ * bound with `reusePort` by the worker threads.
+ */
+export async function probePort (hosts: readonly string[], port: number): Promise<number> {
+  const listeners = await listenAll({ index: new ZoneIndex() }, () => {}, { hosts, port })
+  await listeners.close()
+  return listeners.port
 }

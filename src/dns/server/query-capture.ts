@@ -52,6 +52,8 @@ export interface QueryCapture {
    * @param requestSize octets received (without the TCP length prefix)
    * @param responseSize octets sent (without the TCP length prefix)
    * @param flags `QueryFlag` bits of the request and response (RD, CD, EDNS, DO, AA, TC)
+   * @param time when it was answered (ms since the epoch); now when absent (a DNS worker
+   *   thread's capture, handed to the main thread later, gives it)
    */
-  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number, requestSize: number, responseSize: number, flags: number): void
+  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number, requestSize: number, responseSize: number, flags: number, time?: number): void
 }

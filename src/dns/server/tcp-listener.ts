@@ -20,6 +20,8 @@ export interface TcpConnections {
  * in order, an idle timeout and a connection limit (a connection over the limit is closed as
  * soon as it is accepted). `transfer` answers AXFR/IXFR requests when given (they may take
  * several messages); other queries go to the query handler. An IPv6 listener serves IPv6 only.
+ * With `reusePort` several listeners (one per DNS worker thread) share the port and the kernel
+ * spreads the connections over them (SO_REUSEPORT).
  */
 export async function listenTcp (
   host: string,
@@ -28,7 +30,8 @@ export async function listenTcp (
   onError: (err: unknown) => void,
   limits: TcpLimits = DEFAULT_TCP_LIMITS,
   transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>,
-  connections: TcpConnections = { open: 0 }
+  connections: TcpConnections = { open: 0 },
+  reusePort = false
 ): Promise<Server> {
   const server = createServer({ pauseOnConnect: false }, (socket) => {
     if (connections.open >= limits.maxConnections) {
@@ -68,7 +71,7 @@ export async function listenTcp (
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen({ port, host, ipv6Only: isIPv6(host) }, () => {
+    server.listen({ port, host, ipv6Only: isIPv6(host), reusePort }, () => {
       server.off('error', reject)
       resolve()
     })

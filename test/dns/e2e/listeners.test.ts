@@ -28,6 +28,8 @@ async function whenServed (service: RunningService): Promise<void> {
     await new Promise(resolve => setTimeout(resolve, 50))
   }
   assert.ok(service.dns.index.find(parseName('example.org.')), 'the zone is served')
+  // … and served by every DNS worker thread.
+  await service.dns.settled()
 }
 
 async function burst (port: number, n: number): Promise<Array<ReturnType<typeof decodeMessage>>> {

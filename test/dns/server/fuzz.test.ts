@@ -11,15 +11,13 @@
  * A packet that once broke something is kept in `REGRESSIONS`.
  */
 import assert from 'node:assert/strict'
-import { createSocket, type Socket as UdpSocket } from 'node:dgram'
-import { connect, type Server, type Socket } from 'node:net'
+import { createSocket } from 'node:dgram'
+import { connect, type Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { answerTransfer } from '../../../src/dns/answer/axfr.ts'
 import { ZoneData } from '../../../src/dns/index/zone-data.ts'
 import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
 import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
-import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
-import { listenUdp } from '../../../src/dns/server/udp-listener.ts'
 import { Opcode, Rcode } from '../../../src/dns/wire/constants.ts'
 import { RRType } from '../../../src/zone/rrtype.ts'
 import { decodeMessage, type Message, type WireRecord } from '../../../src/dns/wire/message.ts'
@@ -28,6 +26,7 @@ import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
 import { formatRdata } from '../../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
+import { serveInWorkers, type WorkerServer } from '../../helpers/dns-workers.ts'
 
 const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
 const TCP: Client = { ...UDP, transport: 'tcp' }
@@ -315,37 +314,24 @@ describe('fuzz: handleQuery and answerTransfer directly', () => {
   })
 })
 
-describe('fuzz: the UDP and TCP listeners', () => {
+describe('fuzz: the UDP and TCP listeners, in DNS worker threads as the service runs them', () => {
   const index = zoneIndex()
-  const errors: unknown[] = []
-  const onError = (err: unknown): void => { errors.push(err) }
-  let udp: UdpSocket
-  let tcp: Server
+  let server: WorkerServer
+  let threads: number[]
   let udpPort: number
   let tcpPort: number
 
   before(async () => {
-    udp = await listenUdp('127.0.0.1', 0, { index }, onError)
-    udpPort = udp.address().port
-    // Transfers as the service answers them: decoded, then answerTransfer, framed in order.
-    tcp = await listenTcp('127.0.0.1', 0, { index }, onError, { idleMs: 10_000, maxConnections: 100 }, async (request, socket) => {
-      let message: Message
-      try {
-        message = decodeMessage(request)
-      } catch {
-        return false
-      }
-      const q = message.questions[0]
-      if (message.qr || q === undefined || (q.type !== RRType.AXFR && q.type !== RRType.IXFR)) return false
-      for (const m of answerTransfer(index, { bytes: request, message, client: LOOPBACK, now: Math.floor(Date.now() / 1000) })) socket.write(frame(m))
-      return true
-    })
-    tcpPort = (tcp.address() as { port: number }).port
+    server = await serveInWorkers(index)
+    threads = server.workers.threadIds()
+    udpPort = tcpPort = server.port
   })
 
   after(async () => {
-    udp?.close()
-    await new Promise<void>(resolve => tcp === undefined ? resolve() : tcp.close(() => resolve()))
+    // No worker died on the way (a restarted one would have a new thread id) and none logged.
+    assert.deepEqual(server.workers.threadIds(), threads)
+    assert.deepEqual(server.problems, [])
+    await server?.close()
   })
 
   it('the UDP listener takes 500 mutated packets and still answers a valid query', async () => {
@@ -366,7 +352,7 @@ describe('fuzz: the UDP and TCP listeners', () => {
       } finally {
         clearInterval(asking)
       }
-      assert.deepEqual(errors, [])
+      assert.deepEqual(server.problems, [])
     } finally {
       client.close()
     }
@@ -412,7 +398,7 @@ describe('fuzz: the UDP and TCP listeners', () => {
     await write(socket, Buffer.concat([Buffer.from([0, 0, 0, 0]), frame(valid(0x5151))]))
     assertWww((await replies.until(m => m.id === 0x5151 && isWww(m))).raw, 0x5151)
     socket.destroy()
-    assert.deepEqual(errors, [])
+    assert.deepEqual(server.problems, [])
     assert.deepEqual(malformed, [], 'every response over TCP decodes')
   })
 })

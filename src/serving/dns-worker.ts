@@ -1,0 +1,119 @@
+import { parentPort, workerData } from 'node:worker_threads'
+import { QueryCollector } from '../analytics/query-collector.ts'
+import { ZoneData } from '../dns/index/zone-data.ts'
+import { ZoneIndex } from '../dns/index/zone-index.ts'
+import type { Client } from '../dns/server/handle-query.ts'
+import { listenAll, type Listeners } from '../dns/server/listeners.ts'
+import { ResponseRateLimiter } from '../dns/server/rate-limiter.ts'
+import { transferHandler } from '../dns/server/transfer-handler.ts'
+import { wireKey } from '../zone/name.ts'
+import { capturedBatch, type DnsWorkerConfig, type FromWorker, type ToWorker } from './dns-worker-protocol.ts'
+
+/**
+ * A DNS worker thread (see `dns-workers.ts`): UDP and TCP listeners on the shared port
+ * (SO_REUSEPORT), answering from its own index, which follows the main thread's change feed.
+ * Captured queries go to the main thread in batches; NOTIFY for secondaries and errors too.
+ */
+
+const port = parentPort
+if (port === null) throw new Error('dns-worker.ts runs as a worker thread')
+const config = workerData as DnsWorkerConfig
+const post = (message: FromWorker): void => port.postMessage(message)
+
+const index = new ZoneIndex()
+const capture = config.capture
+  ? new QueryCollector({ write: (batch) => post({ type: 'capture', batch: capturedBatch(batch) }) }, { node: config.node, flushMs: 250 })
+  : undefined
+const onError = (err: unknown): void => post({ type: 'log', level: 'warn', msg: 'DNS request failed', err: err instanceof Error ? (err.stack ?? err.message) : String(err) })
+
+/** The last feed message applied, acknowledged once the queue of messages is drained. */
+let applied = 0
+let ackScheduled = false
+const acknowledge = (): void => {
+  ackScheduled = false
+  post({ type: 'synced', seq: applied })
+}
+
+let listeners: Listeners | undefined
+let closing = false
+
+function follow (message: ToWorker): void {
+  switch (message.type) {
+    case 'served':
+      index.set(ZoneData.fromSnapshot(message.zone))
+      break
+    case 'applied': {
+      const zone = index.get(message.origin)
+      if (zone !== undefined) {
+        for (const { step, orders } of message.steps) {
+          const byKey = new Map(orders)
+          zone.apply(step, message.settings.version, (owner, type) => byKey.get(`${wireKey(owner)}/${type}`))
+        }
+        zone.applySettings(message.settings)
+      }
+      break
+    }
+    case 'settings':
+      index.get(message.origin)?.applySettings(message.settings)
+      break
+    case 'dropped':
+      index.delete(message.origin)
+      break
+    case 'sync':
+      break
+    case 'close':
+      close().catch((err: unknown) => onError(err))
+      return
+    case 'flush': {
+      const id = message.id
+      Promise.resolve(capture?.flush()).then(() => post({ type: 'flushed', id }), onError)
+      return
+    }
+  }
+  applied = message.seq
+  if (!ackScheduled) {
+    ackScheduled = true
+    setImmediate(acknowledge)
+  }
+}
+
+async function close (): Promise<void> {
+  if (closing) return
+  closing = true
+  await listeners?.close()
+  await capture?.close()
+  post({ type: 'closed' })
+  port!.close()
+}
+
+port.on('message', (message: ToWorker) => {
+  try {
+    follow(message)
+  } catch (err) {
+    post({ type: 'log', level: 'error', msg: 'DNS worker could not apply a zone change', err: err instanceof Error ? (err.stack ?? err.message) : String(err) })
+  }
+})
+
+const handler = {
+  index,
+  capture,
+  onNotify: (zone: ZoneData, client: Client, serial: number | undefined) =>
+    post({ type: 'notify', origin: zone.origin, client, serial })
+}
+
+try {
+  listeners = await listenAll(handler, onError, {
+    hosts: config.hosts,
+    port: config.port,
+    tcp: config.tcp,
+    rateLimiter: config.rateLimit === undefined ? undefined : new ResponseRateLimiter(config.rateLimit),
+    transfer: transferHandler(index, onError, capture),
+    reusePort: true
+  })
+  if (closing) await listeners.close()
+  else post({ type: 'listening' })
+} catch (err) {
+  const e = err as NodeJS.ErrnoException
+  post({ type: 'failed', message: e.message, ...(e.code === undefined ? {} : { code: e.code }) })
+  port.close()
+}
