@@ -1,6 +1,10 @@
 // The worker thread of `worker-pool.ts`: runs the calls it is sent, one at a time.
+import { enableCompileCache } from 'node:module'
 import { parentPort } from 'node:worker_threads'
 import { errorForCaller, type WorkerCall, type WorkerReply } from './worker-pool.ts'
+
+// The modules the calls name are imported later, from Node's compile cache (see main.ts).
+enableCompileCache()
 
 const modules = new Map<string, Promise<Record<string, unknown>>>()
 
