@@ -80,6 +80,35 @@ async function waitTask (z: Zonal, id: string): Promise<void> {
   throw new Error(`task ${id} did not finish within 10 minutes`)
 }
 
+interface StatusFigures { answered: number, p50: number, p99: number, max: number }
+
+/**
+ * `GET /status` one request after another (the next sent when the last answered) until the
+ * returned function is called; it resolves to the answers' count and latency in ms.
+ */
+function probeStatus (z: Zonal): () => Promise<StatusFigures> {
+  const latencies: number[] = []
+  const state = { stopped: false }
+  const loop = (async () => {
+    while (!state.stopped) {
+      const t = performance.now()
+      const res = await fetch(z.base + '/status')
+      await res.arrayBuffer()
+      if (res.status !== 200) throw new Error(`GET /status: ${res.status}`)
+      latencies.push(performance.now() - t)
+    }
+  })()
+  return async () => {
+    state.stopped = true
+    await loop
+    const sorted = latencies.sort((a, b) => a - b)
+    const pct = (p: number): number => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? NaN
+    return { answered: sorted.length, p50: pct(0.5), p99: pct(0.99), max: sorted.at(-1) ?? NaN }
+  }
+}
+
+const statusNote = (s: StatusFigures): string => `GET /status: ${s.answered.toLocaleString('en-US')} answered, p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} / max ${s.max.toFixed(0)} ms`
+
 /** Upload a zone file; waits for the task when the server makes one. */
 async function upload (z: Zonal, name: string, text: string): Promise<void> {
   const form = new FormData()
@@ -154,9 +183,11 @@ async function zonalRuns (): Promise<Row[]> {
     progress(`${CLIENTS} API clients, ${SECONDS} s`)
     const load = spawn('nice', ['-n', '10', process.execPath, join(root, 'bench/latency/api-load.ts'), z.base, z.token, String(CLIENTS), String(SECONDS + 2), ZONE, String(RECORDS - 3), ...writeZones], { stdio: ['ignore', 'pipe', 'inherit'] })
     const loadLine = new Promise<string>(resolve => { createInterface({ input: load.stdout }).once('line', resolve) })
+    // Listened for now: on a busy machine the load may end before the measurement does.
+    const loadExit = once(load, 'exit')
     await sleep(1000)
     const loaded = await idle(z.dnsPort)
-    const [loadResult] = await Promise.all([loadLine, once(load, 'exit')])
+    const [loadResult] = await Promise.all([loadLine, loadExit])
     const l = JSON.parse(loadResult) as { requests: number, perSecond: number, failures: Record<string, number>, p50: number, p99: number }
     const failed = Object.values(l.failures).reduce((a, b) => a + b, 0)
     if (failed > 0) progress(`API failures: ${JSON.stringify(l.failures)}`)
@@ -167,12 +198,14 @@ async function zonalRuns (): Promise<Row[]> {
     let done = await measure(z.dnsPort)
     await sleep(500)
     let t0 = performance.now()
+    let status = probeStatus(z)
     await upload(z, 'upload.bench.test.', big)
     const uploaded = performance.now() - t0
+    const uploadStatus = await status()
     await waitAnswered(z.dnsPort, 'h0.upload.bench.test.')
     const served = performance.now() - t0
     await sleep(500)
-    rows.push({ label: `Zonal, ${UPLOAD.toLocaleString('en-US')}-record zone upload`, latency: await done(), note: `upload ${(uploaded / 1000).toFixed(1)} s to the task's end, ${(served / 1000).toFixed(1)} s to its first DNS answer` })
+    rows.push({ label: `Zonal, ${UPLOAD.toLocaleString('en-US')}-record zone upload`, latency: await done(), note: `upload ${(uploaded / 1000).toFixed(1)} s to the task's end, ${(served / 1000).toFixed(1)} s to its first DNS answer; ${statusNote(uploadStatus)} (to the task's end)` })
 
     progress(`loading ${EXPORT_ZONES} zones of ${EXPORT_RECORDS} records`)
     const names: string[] = []
@@ -185,14 +218,16 @@ async function zonalRuns (): Promise<Row[]> {
     done = await measure(z.dnsPort)
     await sleep(500)
     t0 = performance.now()
+    status = probeStatus(z)
     const res = await api(z, 'POST', '/zones/export', { zoneNames: names })
     const id = res.headers.get('x-task-id')
     if (res.status !== 202 || id === null) throw new Error(`export: ${res.status} ${await res.text()}`)
     await waitTask(z, id)
     const bytes = (await (await api(z, 'GET', `/tasks/${id}/result`)).arrayBuffer()).byteLength
     const exported = performance.now() - t0
+    const exportStatus = await status()
     await sleep(500)
-    rows.push({ label: `Zonal, ${EXPORT_ZONES}-zone export`, latency: await done(), note: `export of ${EXPORT_ZONES} × ${EXPORT_RECORDS.toLocaleString('en-US')} records, ${(exported / 1000).toFixed(1)} s to the zip (${(bytes / 1e6).toFixed(1)} MB) downloaded` })
+    rows.push({ label: `Zonal, ${EXPORT_ZONES}-zone export`, latency: await done(), note: `export of ${EXPORT_ZONES} × ${EXPORT_RECORDS.toLocaleString('en-US')} records, ${(exported / 1000).toFixed(1)} s to the zip (${(bytes / 1e6).toFixed(1)} MB) downloaded; ${statusNote(exportStatus)}` })
   } finally {
     const exited = once(z.child, 'exit')
     z.child.kill('SIGTERM')

@@ -18,6 +18,7 @@ import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 
@@ -174,6 +175,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await store.close()
+        await closeSharedPool()
         logger.info('shut down cleanly')
       })()
       return closing

@@ -35,6 +35,25 @@ function dosDateTime (d: Date): { date: number, time: number } {
   }
 }
 
+/** An entry's data as the archive holds it: CRC-32 and size of the original, the body stored or deflated. */
+export interface ZipBody {
+  crc: number
+  size: number
+  method: typeof STORE | typeof DEFLATE
+  body: Uint8Array
+}
+
+/**
+ * The CPU-heavy part of a zip entry (CRC-32 and deflate), apart from the archive around it, so it
+ * can run in another thread. A deflated body is kept only when smaller than the original.
+ */
+export function zipBody (data: Uint8Array, compress = true): ZipBody {
+  const crc = crc32(data)
+  const deflated = compress ? deflateRawSync(data) : undefined
+  const useDeflate = deflated !== undefined && deflated.length < data.length
+  return { crc, size: data.length, method: useDeflate ? DEFLATE : STORE, body: useDeflate ? deflated : data }
+}
+
 /**
  * A zip archive (PKWARE APPNOTE 6.3: local file headers, central directory, end of central
  * directory record) holding `entries`, each stored or deflated with its CRC-32. Written in
@@ -45,6 +64,16 @@ function dosDateTime (d: Date): { date: number, time: number } {
  * @throws RangeError when the archive would need Zip64 or a name is empty or too long.
  */
 export function createZip (entries: readonly ZipEntry[], options: ZipOptions = {}): Buffer {
+  return assembleZip(entries.map(e => ({ name: e.name, body: zipBody(e.data, options.compress !== false) })), options)
+}
+
+/**
+ * The archive of {@link createZip} from bodies already made by {@link zipBody} (headers and
+ * directory only: cheap, whatever the entries' size).
+ *
+ * @throws RangeError as {@link createZip}.
+ */
+export function assembleZip (entries: ReadonlyArray<{ name: string, body: ZipBody }>, options: Pick<ZipOptions, 'modified'> = {}): Buffer {
   if (entries.length > MAX_16) throw new RangeError(`a zip without Zip64 holds at most ${MAX_16} entries`)
   const { date, time } = dosDateTime(options.modified ?? new Date())
   const parts: Buffer[] = []
@@ -54,25 +83,21 @@ export function createZip (entries: readonly ZipEntry[], options: ZipOptions = {
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8')
     if (name.length === 0 || name.length > MAX_16) throw new RangeError(`bad zip entry name "${entry.name}"`)
-    const crc = crc32(entry.data)
-    const deflated = options.compress === false ? undefined : deflateRawSync(entry.data)
-    const useDeflate = deflated !== undefined && deflated.length < entry.data.length
-    const body = useDeflate ? deflated : entry.data
-    if (entry.data.length > MAX_32 || offset > MAX_32) throw new RangeError('a zip without Zip64 holds at most 4 GiB')
+    const { crc, size, method, body } = entry.body
+    if (size > MAX_32 || offset > MAX_32) throw new RangeError('a zip without Zip64 holds at most 4 GiB')
 
     const local = Buffer.alloc(30)
     local.writeUInt32LE(LOCAL_HEADER, 0)
     local.writeUInt16LE(VERSION, 4)
     local.writeUInt16LE(UTF8_NAMES, 6)
-    local.writeUInt16LE(useDeflate ? DEFLATE : STORE, 8)
+    local.writeUInt16LE(method, 8)
     local.writeUInt16LE(time, 10)
     local.writeUInt16LE(date, 12)
     local.writeUInt32LE(crc, 14)
     local.writeUInt32LE(body.length, 18)
-    local.writeUInt32LE(entry.data.length, 22)
+    local.writeUInt32LE(size, 22)
     local.writeUInt16LE(name.length, 26)
     local.writeUInt16LE(0, 28)
-
     const dir = Buffer.alloc(46)
     dir.writeUInt32LE(CENTRAL_HEADER, 0)
     dir.writeUInt16LE(VERSION, 4) // made by: MS-DOS attributes (none set)

@@ -3,22 +3,25 @@ import { ZonalError } from '../errors/catalog.ts'
 import type { ZoneRow } from '../store/schema.ts'
 import type { Zone, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
-import { nameToString, parseName, type WireName } from '../zone/name.ts'
+import { nameToString, parseName } from '../zone/name.ts'
 import { newZoneRecords } from '../zone/new-zone.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
-import type { ZoneProblem, ZoneRecord } from '../zone/record.ts'
+import type { ZoneRecord } from '../zone/record.ts'
 import { renameRecord } from '../zone/rename.ts'
 import { dateSerial } from '../zone/serial.ts'
 import { endpointTarget, formatEndpoint, type ZoneSettings } from '../zone/settings.ts'
-import { parseZoneText } from '../zonefile/parser.ts'
 import { changeCommentFrom, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { tsigKeyOf } from './tsig-key.ts'
+import { packUploadOffThread, unpackRrsets, type PackedUpload } from './upload-records.ts'
 import { RRType } from '../zone/rrtype.ts'
 
 type Json = Record<string, unknown>
+
+/** Rrsets of an upload unpacked and inserted at a time (the insert lets the event loop run between its batches). */
+const INSERT_CHUNK = 4000
 
 const ZONE_TYPES = ['PRIMARY', 'SECONDARY', 'ALIAS'] as const
 const CREATE_TYPES = ['NEW', 'COPY', 'TRANSFER', 'UPLOAD'] as const
@@ -66,22 +69,6 @@ export function primaryFlags (section: Json): Partial<Pick<ZoneSettings, 'valima
 /** The primaries of a secondary section; a new or changed list asks for a transfer at once. */
 export function secondarySettings (deps: ZoneDeps, section: Json, previous: ZoneSettings['transfer'] = null): Pick<ZoneSettings, 'primaries' | 'transfer'> {
   return { primaries: parsePrimaryNameServers(section.primaryNameServers, deps.secrets), transfer: requestedState(previous) }
-}
-
-/** Problems of an uploaded file as one 400 listing each with its line. */
-function rejectProblems (problems: readonly ZoneProblem[]): void {
-  const errors = problems.filter(p => p.severity === 'error')
-  if (errors.length === 0) return
-  throw ZonalError.many('ZONE_FILE_INVALID', errors.slice(0, 1000).map(p => `${p.line === undefined ? '' : `line ${p.line}: `}${p.code}: ${p.message}`))
-}
-
-/** Records of an uploaded BIND file: `$INCLUDE` refused, every problem reported, warnings applied. */
-export function uploadedRecords (text: string, origin: WireName): ZoneRecord[] {
-  const parsed = parseZoneText(text, { origin, file: 'upload', includes: 'refuse' })
-  rejectProblems(parsed.problems)
-  const checked = normalizeZone(parsed.records, origin)
-  rejectProblems(checked.problems)
-  return checked.records
 }
 
 /** A primary zone of the caller's accounts with `readable` permission, for COPY and ALIAS. */
@@ -144,6 +131,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
   const now = deps.clock()
 
   let records: ZoneRecord[] = []
+  let uploaded: PackedUpload | undefined
   let settings: Partial<ZoneSettings> = {}
   let originalZoneId: string | null = null
   let detail = type as string
@@ -159,7 +147,8 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       records = newZoneRecords(origin, deps.nameservers, now)
     } else if (createType === 'UPLOAD') {
       if (file === undefined) throw new ZonalError('ZONE_FILE_REQUIRED')
-      records = uploadedRecords(file, origin)
+      // Parsed, checked and grouped in a worker thread (the API's event loop keeps answering).
+      uploaded = await packUploadOffThread(file, name)
     } else if (createType === 'COPY') {
       const original = await originalPrimary(deps, caller, info.originalZoneName, 'primaryCreateInfo.originalZoneName')
       const from = parseName(original.name)
@@ -194,8 +183,9 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
   }
 
   // An existing name fails the insert below (unique name): 1802, with nothing written.
-  const rrsets = toStoredRrsets(normalizeZone(records, origin).records)
+  const rrsets = uploaded === undefined ? toStoredRrsets(normalizeZone(records, origin).records) : []
   const account = membership
+  const packed = uploaded
   return await deps.store.transaction(async (tx) => {
     const zone = await tx.zones.create({
       accountId: account.accountId,
@@ -203,11 +193,12 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       name,
       type,
       originalZoneId,
-      serial: soaSerial(records),
-      recordCount: countRecords(rrsets),
+      serial: packed?.serial ?? soaSerial(records),
+      recordCount: packed?.recordCount ?? countRecords(rrsets),
       settings
     })
-    await tx.rrsets.insertMany(zone.id, rrsets)
+    if (packed === undefined) await tx.rrsets.insertMany(zone.id, rrsets)
+    else for (const chunk of unpackRrsets(packed, INSERT_CHUNK)) await tx.rrsets.insertMany(zone.id, chunk)
     await recordChange(tx, caller.actor, {
       accountId: account.accountId,
       accountName: account.accountName,

@@ -32,6 +32,11 @@ export function unpackRdata (packed: Uint8Array): Uint8Array[] {
 
 const BATCH = 400
 
+/** Resolves after the event loop's pending I/O callbacks have run. */
+async function yieldToLoop (): Promise<void> {
+  await new Promise<void>(resolve => setImmediate(resolve))
+}
+
 /** Columns of each order after the zone: every one ends in (owner_key, rrtype), which is unique. */
 const ORDER: Record<RrsetSort, readonly ('ttl' | 'rrtype' | 'owner_key' | 'value_key')[]> = {
   OWNER: ['owner_key', 'rrtype'],
@@ -118,6 +123,10 @@ export class SqlRrsetStore implements RrsetStore {
   async insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void> {
     const now = new Date().toISOString()
     for (let i = 0; i < rrsets.length; i += BATCH) {
+      // better-sqlite3 runs each statement synchronously: between batches, let the event loop
+      // answer (HTTP, DNS, timers) so a large zone's insert never holds it for long. The
+      // transaction stays open; nobody else sees its rows before it commits.
+      if (i > 0) await yieldToLoop()
       await this.db.insertInto('rrsets').values(rrsets.slice(i, i + BATCH).map(r => toRow(zoneId, r, now))).execute()
     }
   }

@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3'
 import { Kysely, SqliteDialect, sql } from 'kysely'
 import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
+import { startCheckpoints } from './checkpoint.ts'
 
 /** How often other processes' commits are looked for (one pragma read). */
 const DATA_VERSION_POLL_MS = 200
@@ -19,6 +20,16 @@ export function openSqliteEngine (path: string): Engine {
   raw.pragma('foreign_keys = ON')
   raw.pragma('busy_timeout = 10000')
   raw.pragma('synchronous = NORMAL')
+  // Checkpoints run in a worker thread (./checkpoint.ts), not inside this connection's COMMITs;
+  // should one fail, SQLite's automatic checkpoint takes over again.
+  let stopCheckpoints = async (): Promise<void> => {}
+  if (path !== ':memory:') {
+    raw.pragma('wal_autocheckpoint = 0')
+    stopCheckpoints = startCheckpoints(path, () => {
+      if (!closed) raw.pragma('wal_autocheckpoint = 1000')
+      stopCheckpoints().catch(() => {})
+    })
+  }
   // Kysely prepares every query anew; better-sqlite3 statements can be reused, so keep the
   // prepared statement of each SQL text (the query shapes are few; the cache is bounded).
   const statements = new Map<string, BetterSqlite3.Statement>()
@@ -73,6 +84,7 @@ export function openSqliteEngine (path: string): Engine {
     async close () {
       if (closed) return
       closed = true
+      await stopCheckpoints()
       await db.destroy()
     }
   }

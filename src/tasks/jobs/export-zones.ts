@@ -3,8 +3,8 @@ import { recordChange } from '../../audit/recorder.ts'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { TaskResultFile, ZoneWithAccount } from '../../store/store.ts'
 import type { TaskHandler } from '../runner.ts'
-import { createZip, type ZipEntry } from '../zip.ts'
-import { storedZoneText } from './zone-text.ts'
+import { assembleZip, type ZipBody } from '../zip.ts'
+import { storedZoneFile } from './zone-text.ts'
 
 /** The task kind of a zone export. */
 export const EXPORT_ZONES = 'export-zones'
@@ -48,24 +48,28 @@ export const exportZones: TaskHandler = async ({ task, payload, store, reportPro
   const { zoneIds, actor } = readPayload(payload)
   const createdAt = new Date()
   const zones: ZoneWithAccount[] = []
-  const entries: ZipEntry[] = []
+  const entries: Array<{ name: string, body: ZipBody }> = []
+  let single: Uint8Array | undefined
   const names = new Set<string>()
+  const zip = zoneIds.length > 1
   for (const id of zoneIds) {
     const zone = await store.zones.findById(id)
     if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
-    const text = await storedZoneText(store, zone, createdAt, signal)
+    // Read here a page at a time; written (and compressed) in a worker thread.
+    const file = await storedZoneFile(store, zone, createdAt, { zip }, signal)
     let name = zoneFileName(zone.name)
     for (let n = 2; names.has(name); n++) name = zoneFileName(zone.name).replace(/\.zone$/, `~${n}.zone`)
     names.add(name)
-    entries.push({ name, data: Buffer.from(text, 'utf8') })
+    if (file.zip !== undefined) entries.push({ name, body: file.zip })
+    else single = file.text
     zones.push(zone)
     const done = zones.length
     await reportProgress(`Exported ${done} of ${zoneIds.length} zone${zoneIds.length === 1 ? '' : 's'}`, done / zoneIds.length)
   }
 
-  const result: TaskResultFile = entries.length === 1
-    ? { data: entries[0]!.data, contentType: 'text/plain', extension: 'zone', fileName: `${task.id}.zone` }
-    : { data: createZip(entries, { modified: createdAt }), contentType: 'application/zip', extension: 'zip', fileName: `${task.id}.zip` }
+  const result: TaskResultFile = !zip && single !== undefined
+    ? { data: single, contentType: 'text/plain', extension: 'zone', fileName: `${task.id}.zone` }
+    : { data: assembleZip(entries, { modified: createdAt }), contentType: 'application/zip', extension: 'zip', fileName: `${task.id}.zip` }
   return {
     message: zones.length === 1 ? `${zones[0]!.name} export completed.` : `Export of ${zones.length} zones completed.`,
     result,

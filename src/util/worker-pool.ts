@@ -1,0 +1,173 @@
+import { availableParallelism } from 'node:os'
+import { Worker, type Transferable } from 'node:worker_threads'
+import { ZonalError, type ErrorName } from '../errors/catalog.ts'
+
+/** A call for a worker: the module to import, the function it exports, the arguments. */
+export interface WorkerCall {
+  id: number
+  module: string
+  fn: string
+  args: unknown[]
+}
+
+/** What a worker answers: the function's value, or its error as plain data. */
+export type WorkerReply =
+  | { id: number, value: unknown }
+  | { id: number, error: WorkerError }
+
+/** An error crossing the thread boundary: a {@link ZonalError} keeps its code, params, details and message. */
+export type WorkerError =
+  | { zonal: { code: ErrorName, params: (string | number)[], details?: string[], message: string } }
+  | { message: string, stack?: string }
+
+/** The error of a worker as the caller sees it: the same ZonalError, or an Error with its message and stack. */
+export function errorFromWorker (e: WorkerError): Error {
+  if ('zonal' in e) {
+    const err = new ZonalError(e.zonal.code, ...e.zonal.params)
+    if (e.zonal.details !== undefined) err.details = e.zonal.details
+    err.message = e.zonal.message
+    return err
+  }
+  const err = new Error(e.message)
+  if (e.stack !== undefined) err.stack = e.stack
+  return err
+}
+
+/** An error as plain data, for {@link errorFromWorker} on the other side. */
+export function errorForCaller (err: unknown): WorkerError {
+  if (err instanceof ZonalError) {
+    return { zonal: { code: err.code, params: [...err.params], ...(err.details === undefined ? {} : { details: [...err.details] }), message: err.message } }
+  }
+  return err instanceof Error ? { message: err.message, stack: err.stack } : { message: String(err) }
+}
+
+interface Job {
+  call: WorkerCall
+  transfer: Transferable[]
+  resolve: (value: unknown) => void
+  reject: (err: Error) => void
+}
+
+interface Slot {
+  worker: Worker
+  job: Job | undefined
+}
+
+const ENTRY = new URL('./worker-entry.ts', import.meta.url)
+
+/**
+ * A small pool of worker threads for CPU-heavy pure work (zone-file parsing and checks, zone
+ * text, compression), so the event loop that serves the API and DNS keeps answering. A call
+ * names a module and one of its exported functions ({@link offloaded}); the worker imports the
+ * module (once) and runs the function with the arguments, which cross the thread boundary by
+ * structured clone (transfer the `ArrayBuffer`s of large byte arrays). Workers start on first use
+ * and do not keep the process alive while idle. A worker that dies fails its call and is
+ * replaced by the next call.
+ */
+export class WorkerPool {
+  private readonly size: number
+  private readonly slots: Slot[] = []
+  private readonly queue: Job[] = []
+  private nextId = 1
+  private closed = false
+
+  /** @param size workers at most (default: one less than the cores, at least 1, at most 2). */
+  constructor (size = Math.max(1, Math.min(2, availableParallelism() - 1))) {
+    this.size = size
+  }
+
+  /**
+   * Run `module`'s export `fn` with `args` in a worker; resolves to its value (awaited there), or
+   * rejects with its error ({@link errorFromWorker}: a ZonalError comes back as the same code and
+   * message). `transfer` lists buffers of `args` handed over instead of copied.
+   */
+  async run (module: string, fn: string, args: unknown[], transfer: Transferable[] = []): Promise<unknown> {
+    if (this.closed) throw new Error('worker pool closed')
+    return await new Promise((resolve, reject) => {
+      this.queue.push({ call: { id: this.nextId++, module, fn, args }, transfer, resolve, reject })
+      this.dispatch()
+    })
+  }
+
+  /** Stop every worker; calls still queued or running fail. */
+  async close (): Promise<void> {
+    this.closed = true
+    for (const job of this.queue.splice(0)) job.reject(new Error('worker pool closed'))
+    await Promise.all(this.slots.splice(0).map(async s => {
+      s.job?.reject(new Error('worker pool closed'))
+      await s.worker.terminate()
+    }))
+  }
+
+  private dispatch (): void {
+    while (this.queue.length > 0) {
+      let slot = this.slots.find(s => s.job === undefined)
+      if (slot === undefined && this.slots.length < this.size) slot = this.spawn()
+      if (slot === undefined) return
+      const job = this.queue.shift()!
+      slot.job = job
+      slot.worker.ref()
+      slot.worker.postMessage(job.call, job.transfer)
+    }
+  }
+
+  private spawn (): Slot {
+    const worker = new Worker(ENTRY)
+    const slot: Slot = { worker, job: undefined }
+    worker.on('message', (reply: WorkerReply) => {
+      const job = slot.job
+      if (job === undefined || job.call.id !== reply.id) return
+      slot.job = undefined
+      worker.unref()
+      if ('error' in reply) job.reject(errorFromWorker(reply.error))
+      else job.resolve(reply.value)
+      this.dispatch()
+    })
+    const lost = (err: Error): void => {
+      const i = this.slots.indexOf(slot)
+      if (i < 0) return
+      this.slots.splice(i, 1)
+      slot.job?.reject(err)
+      slot.job = undefined
+      if (!this.closed) this.dispatch()
+    }
+    worker.on('error', lost)
+    worker.on('exit', (code) => { lost(new Error(`worker thread stopped (exit code ${code})`)) })
+    worker.unref()
+    this.slots.push(slot)
+    return slot
+  }
+}
+
+let shared: WorkerPool | undefined
+
+/** The process's pool (created on first use). */
+export function sharedPool (): WorkerPool {
+  shared ??= new WorkerPool()
+  return shared
+}
+
+/** Stop the process's pool, if one was made (the service's close). A later call makes a new one. */
+export async function closeSharedPool (): Promise<void> {
+  const pool = shared
+  shared = undefined
+  await pool?.close()
+}
+
+/** The value of `F`'s promise, or of `F`. */
+type Result<F extends (...args: never[]) => unknown> = Awaited<ReturnType<F>>
+
+/**
+ * `F` (an export named `fn` of `module`, a file URL) as an async function that runs in the shared
+ * worker pool. Its arguments and value must survive structured cloning (plain data, typed
+ * arrays); byte arrays that own their whole buffer are transferred back rather than copied.
+ *
+ * @example
+ * const parse = offloaded<typeof import('./upload-records.ts').packUpload>(new URL('./upload-records.ts', import.meta.url), 'packUpload')
+ */
+export function offloaded<F extends (...args: never[]) => unknown> (module: URL, fn: string): (...args: Parameters<F>) => Promise<Result<F>> {
+  return async (...args: Parameters<F>): Promise<Result<F>> => {
+    const value: unknown = await sharedPool().run(module.href, fn, args)
+    return value as Result<F>
+  }
+}

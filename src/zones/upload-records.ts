@@ -1,0 +1,96 @@
+import { ZonalError } from '../errors/catalog.ts'
+import type { StoredRrset } from '../store/store.ts'
+import { normalizeZone } from '../zone/checks/index.ts'
+import { parseName, type WireName } from '../zone/name.ts'
+import { readSoa } from '../zone/rdata/soa.ts'
+import type { ZoneProblem, ZoneRecord } from '../zone/record.ts'
+import { RRType } from '../zone/rrtype.ts'
+import { parseZoneText } from '../zonefile/parser.ts'
+import { ByteReader, ByteWriter } from '../util/byte-pack.ts'
+import { offloaded } from '../util/worker-pool.ts'
+import { toStoredRrsets } from './records.ts'
+
+/** Problems of an uploaded file as one 400 listing each with its line. */
+function rejectProblems (problems: readonly ZoneProblem[]): void {
+  const errors = problems.filter(p => p.severity === 'error')
+  if (errors.length === 0) return
+  throw ZonalError.many('ZONE_FILE_INVALID', errors.slice(0, 1000).map(p => `${p.line === undefined ? '' : `line ${p.line}: `}${p.code}: ${p.message}`))
+}
+
+/**
+ * Records of an uploaded BIND file: `$INCLUDE` refused, every problem reported, warnings applied
+ * (`normalizeZone`), in canonical order.
+ *
+ * @throws ZonalError ZONE_FILE_INVALID (53005) with one detail per problem (at most 1,000).
+ */
+export function uploadedRecords (text: string, origin: WireName): ZoneRecord[] {
+  const parsed = parseZoneText(text, { origin, file: 'upload', includes: 'refuse' })
+  rejectProblems(parsed.problems)
+  const checked = normalizeZone(parsed.records, origin)
+  rejectProblems(checked.problems)
+  return checked.records
+}
+
+/** An uploaded zone's rrsets packed into one buffer ({@link unpackRrsets}), with what the zone row needs. */
+export interface PackedUpload {
+  /** The SOA serial (0 without a SOA). */
+  serial: number
+  recordCount: number
+  rrsetCount: number
+  bytes: Uint8Array
+}
+
+/**
+ * The CPU-heavy part of an upload, made to run in a worker thread ({@link packUploadOffThread}):
+ * parse and check the file ({@link uploadedRecords}), group the records into stored rrsets with
+ * their record text, and pack them into one buffer.
+ *
+ * @param zoneName the zone's name (the file's origin), absolute.
+ * @throws ZonalError ZONE_FILE_INVALID as {@link uploadedRecords}.
+ */
+export function packUpload (text: string, zoneName: string): PackedUpload {
+  const records = uploadedRecords(text, parseName(zoneName))
+  const soa = records.find(r => r.type === RRType.SOA)
+  const rrsets = toStoredRrsets(records)
+  const w = new ByteWriter(Math.max(1 << 16, text.length * 2))
+  for (const r of rrsets) {
+    w.string(r.ownerKey)
+    w.string(r.ownerName)
+    w.u16(r.type)
+    w.u32(r.ttl)
+    w.u32(r.rdata.length)
+    for (let i = 0; i < r.rdata.length; i++) {
+      w.bytes(r.rdata[i]!)
+      w.string(r.rdataText[i]!)
+    }
+  }
+  return { serial: soa === undefined ? 0 : readSoa(soa.rdata).serial, recordCount: records.length, rrsetCount: rrsets.length, bytes: w.finish() }
+}
+
+/** {@link packUpload} in the shared worker pool: the API's event loop stays free while a file is parsed. */
+export const packUploadOffThread = offloaded<typeof packUpload>(new URL(import.meta.url), 'packUpload')
+
+/** The rrsets of a {@link PackedUpload}, `chunk` at a time (rdata are views into its buffer). */
+export function * unpackRrsets (packed: PackedUpload, chunk: number): Generator<StoredRrset[]> {
+  const r = new ByteReader(packed.bytes)
+  let out: StoredRrset[] = []
+  while (!r.done) {
+    const ownerKey = r.string()
+    const ownerName = r.string()
+    const type = r.u16()
+    const ttl = r.u32()
+    const n = r.u32()
+    const rdata: Uint8Array[] = []
+    const rdataText: string[] = []
+    for (let i = 0; i < n; i++) {
+      rdata.push(r.bytes())
+      rdataText.push(r.string())
+    }
+    out.push({ ownerKey, ownerName, type, ttl, rdata, rdataText, profile: null })
+    if (out.length >= chunk) {
+      yield out
+      out = []
+    }
+  }
+  if (out.length > 0) yield out
+}

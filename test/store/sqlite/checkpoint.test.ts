@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import BetterSqlite3 from 'better-sqlite3'
+import { checkpointWal } from '../../../src/store/sqlite/checkpoint.ts'
+
+describe('checkpointWal', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zonal-checkpoint-'))
+  after(() => { rmSync(dir, { recursive: true, force: true }) })
+
+  it('copies the WAL of a database whose automatic checkpoint is off into the file, on a connection of its own', () => {
+    const path = join(dir, 'wal.db')
+    const db = new BetterSqlite3(path)
+    db.pragma('journal_mode = WAL')
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec('create table t (v blob)')
+    const insert = db.prepare('insert into t (v) values (?)')
+    db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run(Buffer.alloc(4000, i)) })()
+    const before = statSync(path).size
+    const result = checkpointWal(path)
+    assert.equal(result.busy, 0)
+    assert.ok(result.log > 1000, `only ${result.log} WAL frames`)
+    assert.equal(result.checkpointed, result.log)
+    assert.ok(statSync(path).size > before + 4_000_000)
+    assert.equal((db.prepare('select count(*) as n from t').get() as { n: number }).n, 2000)
+    db.close()
+  })
+})
