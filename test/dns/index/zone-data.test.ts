@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
 import { describe, it } from 'node:test'
+import { Worker } from 'node:worker_threads'
 import { ZoneData, type JournalStep, type ServedRrset, type ZoneNode } from '../../../src/dns/index/zone-data.ts'
 import { parseName, wireKey, type WireName } from '../../../src/zone/name.ts'
 import type { ZoneRecord } from '../../../src/zone/record.ts'
@@ -246,5 +248,36 @@ describe('ZoneData (packed image and overlay) against a Map-based reference', ()
     set().next = 2
     for (let i = 0; i < 10; i++) zone.add({ owner: parseName(`n${i}.example.org.`), type: 1, ttl: 60, rdata: new Uint8Array([i]) })
     assert.equal(set().next, 2)
+  })
+
+  it('serves from a snapshot in another thread, the image shared, and follows the same steps', async () => {
+    const zone = new ZoneData(ORIGIN, 1, 1, 2)
+    zone.addRrset(ORIGIN, 6, 3600, [new Uint8Array(22)])
+    for (let i = 0; i < 50; i++) zone.addRrset(parseName(`h${i}.sub.example.org.`), 1, 300, [new Uint8Array([192, 0, 2, i])])
+    zone.remove({ owner: parseName('h7.sub.example.org.'), type: 1, ttl: 300, rdata: new Uint8Array([192, 0, 2, 7]) })
+    const worker = new Worker(new URL('../../helpers/zone-data-worker.ts', import.meta.url))
+    try {
+      worker.postMessage({ snapshot: zone.snapshot() })
+      const steps: JournalStep[] = [
+        { serialFrom: 1, serialTo: 2, removed: [{ owner: parseName('h8.sub.example.org.'), type: 1, ttl: 300, rdata: new Uint8Array([192, 0, 2, 8]) }], added: [{ owner: parseName('new.deep.sub.example.org.'), type: 16, ttl: 60, rdata: new Uint8Array([1, 120]) }] },
+        { serialFrom: 2, serialTo: 3, removed: [], added: [{ owner: parseName('H9.sub.example.org.'), type: 1, ttl: 30, rdata: new Uint8Array([192, 0, 2, 9]) }] },
+        { serialFrom: 3, serialTo: 4, removed: [{ owner: parseName('new.deep.sub.example.org.'), type: 16, ttl: 60, rdata: new Uint8Array([1, 120]) }], added: [] }
+      ]
+      steps.forEach((step, i) => {
+        zone.apply(step, i + 2)
+        worker.postMessage({ step, version: i + 2 })
+      })
+      const names = ['example.org.', 'sub.example.org.', 'h7.sub.example.org.', 'h8.sub.example.org.', 'h9.sub.example.org.', 'h10.sub.example.org.', 'deep.sub.example.org.', 'new.deep.sub.example.org.']
+      worker.postMessage({ read: names })
+      const [theirs] = await once(worker, 'message') as [unknown]
+      const mine = names.map(name => {
+        const node = zone.node(parseName(name))
+        return { exists: zone.existsByKey(wireKey(parseName(name))), rrsets: node === undefined ? null : [...node.rrsets].map(([type, s]) => [type, s.ttl, s.rdata.map(d => [...d])]) }
+      })
+      assert.deepEqual(theirs, mine)
+      assert.deepEqual(mine.map(m => m.exists), [true, true, false, false, true, true, false, false])
+    } finally {
+      await worker.terminate()
+    }
   })
 })
