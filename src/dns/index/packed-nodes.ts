@@ -13,11 +13,24 @@ export interface PackedRrset {
   rdata: Uint8Array[]
 }
 
+/**
+ * A sealed image: three SharedArrayBuffers, shared by every thread that serves the zone (posted
+ * to a worker, they are shared, not copied), and their sizes.
+ */
+export interface PackedImage {
+  table: SharedArrayBuffer
+  nodes: SharedArrayBuffer
+  rrsets: SharedArrayBuffer
+  nodesLength: number
+  rrsetsLength: number
+  entries: number
+  withRrsets: number
+  originLength: number
+}
+
 /*
- * Layout of a sealed image (one SharedArrayBuffer, shared by every thread that serves the zone):
+ * Layout of an image:
  *
- *   header   12 × u32: magic, table slots, nodes start, nodes length, rrsets start, rrsets length,
- *            entries, origin length, entries with rrsets, 3 unused
  *   table    open addressing (linear probing) over the lower-cased owner: u32 per slot, 0 empty,
  *            else (entry offset / 4) + 1
  *   nodes    one entry per name, 4-aligned: u32 below (nodes under this name), u32 hash,
@@ -26,11 +39,16 @@ export interface PackedRrset {
  *   rrsets   per node, one after another: u16 type, u32 TTL, u8 order, u16 count, then per
  *            record u16 length and the rdata in wire form (big-endian throughout)
  *
- * While a zone is loaded the same layout lives in growable buffers (the builder); sealing copies
- * it into the shared buffer with a table sized for the final count.
+ * While a zone is loaded the same layout is written into growable SharedArrayBuffers (address
+ * space reserved up front, memory committed as they grow: nothing is copied as the zone grows).
+ * Sealing keeps them as they are for a large zone; a small zone's are copied to their exact
+ * size, so thousands of small zones hold no reservations. The table doubles (and is rebuilt)
+ * as entries are added, staying at most half full; it is the sealed image's table as it is.
  */
-const MAGIC = 0x5a4e5031
-const HEADER_BYTES = 48
+const MAX_REGION = 2 ** 32
+const GROW_STEP = 1 << 20
+/** Regions up to this size are copied to their exact size when sealed. */
+const KEEP_GROWABLE = 16 << 20
 const ENTRY_FIXED = 17
 const RRSET_FIXED = 9
 
@@ -86,33 +104,32 @@ export class PackedNodes {
   withRrsets: number
   readonly originLength: number
   /** The image, once sealed. */
-  readonly shared: SharedArrayBuffer | undefined
+  readonly image: PackedImage | undefined
 
-  private constructor (originLength: number, shared?: SharedArrayBuffer) {
+  private constructor (originLength: number, image?: PackedImage) {
     this.originLength = originLength
-    this.shared = shared
-    if (shared === undefined) {
-      this.nodes8 = new Uint8Array(1024)
-      this.nodes32 = new Uint32Array(this.nodes8.buffer)
-      this.rr = new Uint8Array(1024)
-      this.table = new Uint32Array(64)
+    this.image = image
+    if (image === undefined) {
+      // Fixed-length views (faster than length-tracking ones), made again as the buffers grow.
+      const nodes = new SharedArrayBuffer(0, { maxByteLength: MAX_REGION })
+      this.nodes8 = new Uint8Array(nodes, 0, 0)
+      this.nodes32 = new Uint32Array(nodes, 0, 0)
+      this.rr = new Uint8Array(new SharedArrayBuffer(0, { maxByteLength: MAX_REGION }), 0, 0)
+      this.table = new Uint32Array(new SharedArrayBuffer(8 * 4))
       this.nodesEnd = 0
       this.rrEnd = 0
       this.entries = 0
       this.withRrsets = 0
       return
     }
-    const h = new Uint32Array(shared, 0, HEADER_BYTES / 4)
-    if (h[0] !== MAGIC) throw new Error('not a packed zone image')
-    this.table = new Uint32Array(shared, HEADER_BYTES, h[1]!)
-    this.nodes8 = new Uint8Array(shared, h[2]!, h[3]!)
-    this.nodes32 = new Uint32Array(shared, h[2]!, h[3]! / 4)
-    this.rr = new Uint8Array(shared, h[4]!, h[5]!)
-    this.nodesEnd = h[3]!
-    this.rrEnd = h[5]!
-    this.entries = h[6]!
-    this.originLength = h[7]!
-    this.withRrsets = h[8]!
+    this.table = new Uint32Array(image.table)
+    this.nodes8 = new Uint8Array(image.nodes, 0, image.nodesLength)
+    this.nodes32 = new Uint32Array(image.nodes, 0, image.nodesLength / 4)
+    this.rr = new Uint8Array(image.rrsets, 0, image.rrsetsLength)
+    this.nodesEnd = image.nodesLength
+    this.rrEnd = image.rrsetsLength
+    this.entries = image.entries
+    this.withRrsets = image.withRrsets
   }
 
   /** An empty builder for a zone whose origin is `originLength` octets long. */
@@ -121,17 +138,17 @@ export class PackedNodes {
   }
 
   /** An image sealed by another thread (or this one). */
-  static fromShared (shared: SharedArrayBuffer): PackedNodes {
-    return new PackedNodes(0, shared)
+  static fromImage (image: PackedImage): PackedNodes {
+    return new PackedNodes(image.originLength, image)
   }
 
   get building (): boolean {
-    return this.shared === undefined
+    return this.image === undefined
   }
 
   /** Bytes held (the image, or the builder's buffers). */
   get byteLength (): number {
-    return this.shared?.byteLength ?? this.nodes8.byteLength + this.rr.byteLength + this.table.byteLength
+    return this.nodes8.buffer.byteLength + this.rr.buffer.byteLength + this.table.byteLength
   }
 
   /** The entry for a wire key, or -1. */
@@ -314,12 +331,9 @@ export class PackedNodes {
     const len = name.length - at
     const size = align4(ENTRY_FIXED + len)
     if (this.nodesEnd + size > this.nodes8.length) {
-      let cap = this.nodes8.length * 2
-      while (cap < this.nodesEnd + size) cap *= 2
-      const grown = new Uint8Array(cap)
-      grown.set(this.nodes8.subarray(0, this.nodesEnd))
-      this.nodes8 = grown
-      this.nodes32 = new Uint32Array(grown.buffer)
+      const buffer = grow(this.nodes8.buffer as SharedArrayBuffer, this.nodesEnd + size)
+      this.nodes8 = new Uint8Array(buffer, 0, buffer.byteLength)
+      this.nodes32 = new Uint32Array(buffer, 0, buffer.byteLength / 4)
     }
     const off = this.nodesEnd
     const i = off >> 2
@@ -344,7 +358,7 @@ export class PackedNodes {
   }
 
   private rehash (slots: number): void {
-    const table = new Uint32Array(slots)
+    const table = new Uint32Array(new SharedArrayBuffer(slots * 4))
     for (let off = 0; off < this.nodesEnd; off = this.next(off)) this.place(table, off, this.nodes32[(off >> 2) + 1]!)
     this.table = table
   }
@@ -358,11 +372,8 @@ export class PackedNodes {
 
   private reserveRr (n: number): void {
     if (this.rrEnd + n <= this.rr.length) return
-    let cap = this.rr.length * 2
-    while (cap < this.rrEnd + n) cap *= 2
-    const grown = new Uint8Array(cap)
-    grown.set(this.rr.subarray(0, this.rrEnd))
-    this.rr = grown
+    const buffer = grow(this.rr.buffer as SharedArrayBuffer, this.rrEnd + n)
+    this.rr = new Uint8Array(buffer, 0, buffer.byteLength)
   }
 
   /** Write one rrset at the end; returns its length in octets. */
@@ -390,19 +401,35 @@ export class PackedNodes {
     }
   }
 
-  /** The read-only image: one SharedArrayBuffer, its table sized for the entries written. */
+  /** The read-only image (see {@link PackedImage}); this builder is not used afterwards. */
   seal (): PackedNodes {
-    if (this.shared !== undefined) return this
-    let slots = 8
-    while (slots < this.entries * 2) slots *= 2
-    const nodesStart = HEADER_BYTES + slots * 4
-    const rrStart = nodesStart + this.nodesEnd
-    const shared = new SharedArrayBuffer(rrStart + this.rrEnd)
-    new Uint32Array(shared, 0, HEADER_BYTES / 4).set([MAGIC, slots, nodesStart, this.nodesEnd, rrStart, this.rrEnd, this.entries, this.originLength, this.withRrsets])
-    new Uint8Array(shared, nodesStart, this.nodesEnd).set(this.nodes8.subarray(0, this.nodesEnd))
-    new Uint8Array(shared, rrStart, this.rrEnd).set(this.rr.subarray(0, this.rrEnd))
-    const table = new Uint32Array(shared, HEADER_BYTES, slots)
-    for (let off = 0; off < this.nodesEnd; off = this.next(off)) this.place(table, off, this.nodes32[(off >> 2) + 1]!)
-    return PackedNodes.fromShared(shared)
+    if (this.image !== undefined) return this
+    const image: PackedImage = {
+      table: this.table.buffer as SharedArrayBuffer,
+      nodes: fitted(this.nodes8.buffer as SharedArrayBuffer, this.nodesEnd),
+      rrsets: fitted(this.rr.buffer as SharedArrayBuffer, this.rrEnd),
+      nodesLength: this.nodesEnd,
+      rrsetsLength: this.rrEnd,
+      entries: this.entries,
+      withRrsets: this.withRrsets,
+      originLength: this.originLength
+    }
+    return PackedNodes.fromImage(image)
   }
+}
+
+/** Grow a region to hold `need` octets, a megabyte (or an eighth) at a time. */
+function grow (buffer: SharedArrayBuffer, need: number): SharedArrayBuffer {
+  if (need > MAX_REGION) throw new RangeError('zone too large to pack (4 GiB per region)')
+  const step = Math.max(GROW_STEP, buffer.byteLength >>> 3)
+  buffer.grow(Math.min(MAX_REGION, Math.ceil(need / step) * step))
+  return buffer
+}
+
+/** A small region copied to its exact size (no reservation kept); a large one as it is. */
+function fitted (buffer: SharedArrayBuffer, used: number): SharedArrayBuffer {
+  if (used > KEEP_GROWABLE) return buffer
+  const out = new SharedArrayBuffer(used)
+  new Uint8Array(out).set(new Uint8Array(buffer, 0, used))
+  return out
 }

@@ -1,7 +1,7 @@
 import { nameEquals, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import type { TsigKey } from '../wire/tsig.ts'
-import { PackedNodes, type PackedRrset } from './packed-nodes.ts'
+import { PackedNodes, type PackedImage, type PackedRrset } from './packed-nodes.ts'
 
 function sameOctets (a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
@@ -54,7 +54,8 @@ export interface ZoneSnapshot {
   origin: WireName
   serial: number
   version: number
-  image: SharedArrayBuffer
+  /** The packed nodes: shared between threads, never copied. */
+  image: PackedImage
   /** Nodes changed since the image was built, by wire key; null: removed. */
   overlay: [string, SnapshotNode | null][]
   /** Changes of the count of nodes below names since the image was built. */
@@ -171,7 +172,7 @@ export class ZoneData {
 
   /** This zone's data for another thread (see {@link ZoneSnapshot}): the image is shared, not copied. */
   snapshot (): ZoneSnapshot {
-    const image = this.sealed().shared!
+    const image = this.sealed().image!
     const overlay: ZoneSnapshot['overlay'] = []
     for (const [key, node] of this.overlay) {
       overlay.push([key, node === null ? null : { owner: node.owner, rrsets: packed(node).map(s => ({ type: s.type, ttl: s.ttl, rdata: s.rdata, ...(s.order === undefined ? {} : { order: s.order }) })) }])
@@ -182,7 +183,7 @@ export class ZoneData {
   /** A zone received from another thread's {@link snapshot}. */
   static fromSnapshot (s: ZoneSnapshot): ZoneData {
     const z = new ZoneData(s.origin, s.serial, s.version, s.overlayMin)
-    z.image = PackedNodes.fromShared(s.image)
+    z.image = PackedNodes.fromImage(s.image)
     for (const [key, node] of s.overlay) z.overlay.set(key, node === null ? null : materialise(node.owner, node.rrsets.map(r => ({ type: r.type, ttl: r.ttl, order: r.order, rdata: [...r.rdata] }))))
     for (const [key, n] of s.below) z.belowDelta.set(key, n)
     z.journal = s.journal
