@@ -149,6 +149,7 @@ export class ZoneData {
   private cache = new Map<string, ZoneNode>()
   private readonly pinned = new Map<string, ZoneNode>()
   private readonly overlayMin: number
+  private generation = 0
 
   /**
    * @param overlayMin overlay nodes always allowed before a new image is built (tests make it
@@ -287,9 +288,11 @@ export class ZoneData {
 
   /** {@link node} by the name's wire key. */
   nodeByKey (key: string): ZoneNode | undefined {
-    const changed = this.overlay.get(key)
-    if (changed !== undefined) return changed ?? undefined
-    const known = this.pinned.get(key) ?? this.cache.get(key)
+    if (this.overlay.size > 0) {
+      const changed = this.overlay.get(key)
+      if (changed !== undefined) return changed ?? undefined
+    }
+    const known = (this.pinned.size > 0 ? this.pinned.get(key) : undefined) ?? this.cache.get(key)
     if (known !== undefined) return known
     this.sealed()
     return this.imageNode(key)
@@ -313,9 +316,9 @@ export class ZoneData {
 
   /** {@link exists} by the name's wire key. */
   existsByKey (key: string): boolean {
-    const changed = this.overlay.get(key)
+    const changed = this.overlay.size > 0 ? this.overlay.get(key) : undefined
     if (changed != null) return true
-    let below = this.belowDelta.get(key) ?? 0
+    let below = this.belowDelta.size > 0 ? this.belowDelta.get(key) ?? 0 : 0
     const image = this.sealed()
     const off = image.find(key)
     if (off >= 0) {
@@ -365,6 +368,14 @@ export class ZoneData {
       else if (node !== null && !inImage) n++
     }
     return n
+  }
+
+  /**
+   * How many times this zone's overlay was folded into a new image here. Each thread folds its
+   * own copy; a thread that wants the others to share its new image sends them a new snapshot.
+   */
+  get imageGeneration (): number {
+    return this.generation
   }
 
   /** Octets held by the packed image (shared between threads). */
@@ -464,6 +475,7 @@ export class ZoneData {
     // Round-robin positions are this thread's: the nodes holding them stay as they are.
     for (const [key, node] of this.overlay) if (node !== null && roundRobin(node)) this.pinned.set(key, node)
     this.image = next.seal()
+    this.generation++
     this.overlay.clear()
     this.belowDelta.clear()
     this.cache = new Map()

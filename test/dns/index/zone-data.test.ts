@@ -213,6 +213,7 @@ describe('ZoneData (packed image and overlay) against a Map-based reference', ()
           // Another thread's copy: the image shared, the overlay as plain data.
           if (i === 40 || i === 100) copy = ZoneData.fromSnapshot(structuredClone(zone.snapshot()))
         }
+        if (overlayMin === 2) assert.ok(zone.imageGeneration > 0, `seed ${seed}: the overlay was folded`)
       }
     })
   }
@@ -247,6 +248,7 @@ describe('ZoneData (packed image and overlay) against a Map-based reference', ()
     const set = (): ServedRrset => (zone.node(owner) as ZoneNode).rrsets.get(1)!
     set().next = 2
     for (let i = 0; i < 10; i++) zone.add({ owner: parseName(`n${i}.example.org.`), type: 1, ttl: 60, rdata: new Uint8Array([i]) })
+    assert.ok(zone.imageGeneration > 0, 'the overlay was folded into a new image')
     assert.equal(set().next, 2)
   })
 
