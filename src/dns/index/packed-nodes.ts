@@ -31,8 +31,9 @@ export interface PackedImage {
 /*
  * Layout of an image:
  *
- *   table    open addressing (linear probing) over the lower-cased owner: u32 per slot, 0 empty,
- *            else (entry offset / 4) + 1
+ *   table    open addressing (linear probing) over the lower-cased owner: per slot two u32, the
+ *            owner's hash (so most mismatches are seen without reading the entry) and
+ *            (entry offset / 4) + 1, 0 for an empty slot
  *   nodes    one entry per name, 4-aligned: u32 below (nodes under this name), u32 hash,
  *            u32 rrsets offset, u32 rrsets length (0: an empty non-terminal, or a name that only
  *            had nodes below it), u8 owner length, the owner as the zone spells it
@@ -115,7 +116,7 @@ export class PackedNodes {
       this.nodes8 = new Uint8Array(nodes, 0, 0)
       this.nodes32 = new Uint32Array(nodes, 0, 0)
       this.rr = new Uint8Array(new SharedArrayBuffer(0, { maxByteLength: MAX_REGION }), 0, 0)
-      this.table = new Uint32Array(new SharedArrayBuffer(8 * 4))
+      this.table = new Uint32Array(new SharedArrayBuffer(8 * 8))
       this.nodesEnd = 0
       this.rrEnd = 0
       this.entries = 0
@@ -154,13 +155,15 @@ export class PackedNodes {
   /** The entry for a wire key, or -1. */
   find (key: string): number {
     const h = hashKey(key)
-    const mask = this.table.length - 1
+    const table = this.table
+    const mask = (table.length >> 1) - 1
     const n = key.length
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const v = this.table[slot]!
+      const v = table[2 * slot + 1]!
       if (v === 0) return -1
+      if (table[2 * slot] !== h) continue
       const off = (v - 1) << 2
-      if (this.nodes32[(off >> 2) + 1] !== h || this.nodes8[off + 16] !== n) continue
+      if (this.nodes8[off + 16] !== n) continue
       let i = 0
       const at = off + ENTRY_FIXED
       while (i < n && lower(this.nodes8[at + i]!) === key.charCodeAt(i)) i++
@@ -170,13 +173,15 @@ export class PackedNodes {
 
   /** The entry for the name `name.subarray(at)` (any case), or -1. */
   private findName (name: Uint8Array, at: number, h: number): number {
-    const mask = this.table.length - 1
+    const table = this.table
+    const mask = (table.length >> 1) - 1
     const n = name.length - at
     for (let slot = h & mask; ; slot = (slot + 1) & mask) {
-      const v = this.table[slot]!
+      const v = table[2 * slot + 1]!
       if (v === 0) return -1
+      if (table[2 * slot] !== h) continue
       const off = (v - 1) << 2
-      if (this.nodes32[(off >> 2) + 1] !== h || this.nodes8[off + 16] !== n) continue
+      if (this.nodes8[off + 16] !== n) continue
       let i = 0
       const base = off + ENTRY_FIXED
       while (i < n && lower(this.nodes8[base + i]!) === lower(name[at + i]!)) i++
@@ -345,20 +350,21 @@ export class PackedNodes {
     this.nodes8.set(at === 0 ? name : name.subarray(at), off + ENTRY_FIXED)
     this.nodesEnd += size
     this.entries++
-    if (this.entries * 2 > this.table.length) this.rehash(this.table.length * 2)
+    if (this.entries * 2 > this.table.length >> 1) this.rehash(this.table.length)
     else this.place(this.table, off, h)
     return off
   }
 
   private place (table: Uint32Array, off: number, h: number): void {
-    const mask = table.length - 1
+    const mask = (table.length >> 1) - 1
     let slot = h & mask
-    while (table[slot] !== 0) slot = (slot + 1) & mask
-    table[slot] = (off >> 2) + 1
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask
+    table[2 * slot] = h
+    table[2 * slot + 1] = (off >> 2) + 1
   }
 
   private rehash (slots: number): void {
-    const table = new Uint32Array(new SharedArrayBuffer(slots * 4))
+    const table = new Uint32Array(new SharedArrayBuffer(slots * 8))
     for (let off = 0; off < this.nodesEnd; off = this.next(off)) this.place(table, off, this.nodes32[(off >> 2) + 1]!)
     this.table = table
   }

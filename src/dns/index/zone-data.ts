@@ -85,8 +85,13 @@ export interface ZoneNode {
 
 /** Overlay nodes kept before the changes are folded into a new image (at least). */
 export const OVERLAY_MIN = 1024
-/** Nodes read out of the image kept per zone and thread (round-robin ones are kept apart). */
-const CACHED_NODES = 4096
+/**
+ * Nodes read out of the image kept per zone and thread (round-robin ones are kept apart): few,
+ * for the apex and the names asked again and again; a larger cache churned by many names costs
+ * more in garbage collection than it saves (measured: 4,096 entries made answers not from the
+ * reply cache 35 % slower than 64).
+ */
+const CACHED_NODES = 64
 
 function materialise (owner: WireName, rrsets: readonly PackedRrset[]): ZoneNode {
   const map = new Map<number, ServedRrset>()
