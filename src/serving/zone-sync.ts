@@ -340,6 +340,8 @@ export class ZoneSync {
       const last = page[page.length - 1]!
       after = { ownerKey: last.ownerKey, type: last.type }
     }
+    // The records were written straight into the packed image: it becomes read-only and shareable.
+    data.seal()
     // The serial served is the one in the data (the row's when the zone has no SOA yet).
     const soa = data.apex?.rrsets.get(RRType.SOA)?.rdata[0]
     if (soa !== undefined) data.serial = readSoa(soa).serial

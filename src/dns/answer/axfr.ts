@@ -29,9 +29,9 @@ function zoneRecords (zone: ZoneData): { soa: WireRecord, rest: WireRecord[] } |
   if (soaSet === undefined) return undefined
   const soa: WireRecord = { name: zone.origin, type: RRType.SOA, class: 1, ttl: soaSet.ttl, rdata: soaSet.rdata[0]! }
   const rest: WireRecord[] = []
-  for (const node of zone.nodes.values()) {
+  for (const node of zone.eachNode()) {
     for (const [type, rrset] of node.rrsets) {
-      if (type === RRType.SOA && node === zone.apex) continue
+      if (type === RRType.SOA && nameEquals(node.owner, zone.origin)) continue
       for (const rdata of rrset.rdata) rest.push({ name: node.owner, type, class: 1, ttl: rrset.ttl, rdata })
     }
   }
