@@ -27,6 +27,8 @@ export interface DnsWorkerConfig {
   capture: boolean
   /** The node name the captured queries carry. */
   node: string
+  /** The round-robin positions every worker shares (`dns/answer/rotation.ts`). */
+  rotation: SharedArrayBuffer
 }
 
 /** One captured batch, as much of it as was filled, copied out of the worker's batch. */

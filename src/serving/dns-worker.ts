@@ -6,6 +6,7 @@ import type { Client } from '../dns/server/handle-query.ts'
 import { listenAll, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter } from '../dns/server/rate-limiter.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
+import { shareRotation } from '../dns/answer/rotation.ts'
 import { wireKey } from '../zone/name.ts'
 import { capturedBatch, type DnsWorkerConfig, type FromWorker, type ToWorker } from './dns-worker-protocol.ts'
 
@@ -20,6 +21,7 @@ if (port === null) throw new Error('dns-worker.ts runs as a worker thread')
 const config = workerData as DnsWorkerConfig
 const post = (message: FromWorker): void => port.postMessage(message)
 
+shareRotation(config.rotation)
 const index = new ZoneIndex()
 const capture = config.capture
   ? new QueryCollector({ write: (batch) => post({ type: 'capture', batch: capturedBatch(batch) }) }, { node: config.node, flushMs: 250 })

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads'
+import { rotationBuffer } from '../dns/answer/rotation.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
 import type { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
@@ -85,6 +86,8 @@ function replay (capture: QueryCapture, b: CapturedBatch): void {
 export class DnsWorkers implements ZoneFeed {
   private readonly slots: Slot[] = []
   private seq = 0
+  /** The image generation of each zone's data when it was last sent whole. */
+  private readonly imageSent = new WeakMap<ZoneData, number>()
   private flushes = 0
   private closing = false
   /** Set once every worker listened: from then on a worker that dies is started again. */
@@ -92,6 +95,8 @@ export class DnsWorkers implements ZoneFeed {
   private readonly waiters: { seq: number, resolve: () => void }[] = []
   private readonly restarts = new Set<NodeJS.Timeout>()
   private readonly opts: DnsWorkersOptions
+  /** Round-robin positions shared by every worker, restarted ones too. */
+  private readonly rotation = rotationBuffer()
 
   constructor (opts: DnsWorkersOptions) {
     this.opts = opts
@@ -157,11 +162,15 @@ export class DnsWorkers implements ZoneFeed {
   }
 
   zoneServed (data: ZoneData): void {
+    this.imageSent.set(data, data.imageGeneration)
     this.broadcast(seq => ({ type: 'served', seq, zone: data.snapshot() }))
   }
 
   zoneApplied (data: ZoneData, steps: AppliedStep[]): void {
-    this.broadcast(seq => ({ type: 'applied', seq, origin: data.origin, steps, settings: data.servedSettings() }))
+    // The steps folded the main thread's overlay into a new image: the workers take the zone
+    // anew, sharing that image, instead of each folding (and holding) an image of its own.
+    if (this.imageSent.get(data) !== data.imageGeneration) this.zoneServed(data)
+    else this.broadcast(seq => ({ type: 'applied', seq, origin: data.origin, steps, settings: data.servedSettings() }))
   }
 
   zoneSettings (data: ZoneData): void {
@@ -222,7 +231,8 @@ export class DnsWorkers implements ZoneFeed {
       tcp: this.opts.tcp,
       ...(this.opts.rateLimit === undefined ? {} : { rateLimit: this.opts.rateLimit }),
       capture: this.opts.capture !== undefined,
-      node: this.opts.node
+      node: this.opts.node,
+      rotation: this.rotation
     }
     const worker = new Worker(new URL('./dns-worker-start.ts', import.meta.url), { workerData: config, name: `dns-${i}` })
     const slot: Slot = { index: i, worker, synced: -1, started: Date.now(), failures, listening: false }

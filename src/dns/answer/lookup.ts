@@ -1,6 +1,7 @@
 import { isSubdomain, wireKey, type WireName } from '../../zone/name.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { WireRecord } from '../wire/message.ts'
+import { nextStart } from './rotation.ts'
 import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 
@@ -22,7 +23,7 @@ export type LookupState =
 const MAX_CHAIN = 16
 
 export function rrsetRecords (owner: WireName, type: number, rrset: ServedRrset): WireRecord[] {
-  return orderedRdata(rrset).map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
+  return orderedRdata(owner, type, rrset).map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
 }
 
 /** Whether the records of an rrset come out in a different order from answer to answer. */
@@ -32,14 +33,14 @@ export function varies (rrset: ServedRrset): boolean {
 
 /**
  * The rdata in the order its pool asks for (RD pools): FIXED as stored, RANDOM shuffled for
- * every answer, ROUND_ROBIN rotated by one for every answer; plain rrsets as stored.
+ * every answer, ROUND_ROBIN rotated by one for every answer (by every thread that answers:
+ * `rotation.ts`); plain rrsets as stored.
  */
-function orderedRdata (rrset: ServedRrset): Uint8Array[] {
+function orderedRdata (owner: WireName, type: number, rrset: ServedRrset): Uint8Array[] {
   if (!varies(rrset)) return rrset.rdata
   const n = rrset.rdata.length
   if (rrset.order === 'ROUND_ROBIN') {
-    const start = (rrset.next ?? 0) % n
-    rrset.next = start + 1
+    const start = nextStart(owner, type, rrset)
     return [...rrset.rdata.slice(start), ...rrset.rdata.slice(0, start)]
   }
   const out = [...rrset.rdata]
