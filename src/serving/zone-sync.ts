@@ -73,6 +73,9 @@ interface Served {
 /** Rrsets read per query when a zone is loaded whole. */
 const PAGE = 5000
 
+/** Loads of one zone that let other work run between pages, before one that does not. */
+const LOAD_YIELDING_TRIES = 3
+
 /** Whether `steps` lead one after another from serial `from` to serial `to`, without a reset. */
 function chains (steps: readonly ZoneChange[], from: number, to: number): steps is Extract<ZoneChange, { reset: false }>[] {
   let at = from
@@ -101,6 +104,8 @@ export class ZoneSync {
   private readonly expiredZones = new Set<string>()
   private readonly ids = new WeakMap<ZoneData, string>()
   private readonly pending = new Set<string>()
+  /** Loads of a zone given up because it changed meanwhile. */
+  private readonly loadTries = new Map<string, number>()
   private fullWanted = false
   private queued = false
   private work: Promise<void> = Promise.resolve()
@@ -281,7 +286,20 @@ export class ZoneSync {
         data.version = z.version
       }
     }
-    data ??= await this.load(z, source, origin, rename)
+    if (data === undefined) {
+      // A load that lets other work run between its pages may take in a change made meanwhile
+      // on some pages and not others: its data is kept only if the zone did not change. After a
+      // few such tries (a zone written to without pause) the load holds the loop to the end.
+      const tries = this.loadTries.get(z.id) ?? 0
+      const loaded = await this.load(z, source, origin, rename, tries < LOAD_YIELDING_TRIES)
+      if (loaded === undefined) {
+        this.loadTries.set(z.id, tries + 1)
+        this.request(z.id)
+        return false
+      }
+      this.loadTries.delete(z.id)
+      data = loaded
+    }
     const row = await this.store.zones.findById(z.id)
     if (row !== undefined) {
       data.transfer = transferPolicy(row.settings, this.secrets)
@@ -323,12 +341,17 @@ export class ZoneSync {
     return out
   }
 
-  /** Load a zone whole, a page of rrsets at a time, with the journal steps IXFR may serve. */
-  private async load (zone: ZoneVersion, source: ZoneVersion, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord): Promise<ZoneData> {
+  /**
+   * Load a zone whole, a page of rrsets at a time, with the journal steps IXFR may serve. With
+   * `yielding`, other work (API requests) runs between pages, and the result is undefined when
+   * the zone's version moved meanwhile (the pages may mix two versions).
+   */
+  private async load (zone: ZoneVersion, source: ZoneVersion, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord, yielding: boolean): Promise<ZoneData | undefined> {
     const alias = source !== zone
     const data = new ZoneData(origin, source.serial, zone.version)
     let after: { ownerKey: string, type: number } | undefined
-    for (;;) {
+    for (let pages = 0; ; pages++) {
+      if (yielding && pages > 0) await new Promise(resolve => setImmediate(resolve))
       const page = await this.store.rrsets.listWire(source.id, PAGE, after)
       for (const rrset of page) {
         const owner = parseName(rrset.ownerName)
@@ -339,6 +362,10 @@ export class ZoneSync {
       if (page.length < PAGE) break
       const last = page[page.length - 1]!
       after = { ownerKey: last.ownerKey, type: last.type }
+    }
+    if (yielding) {
+      const [now] = await this.store.zones.versionsOf([source.id])
+      if (now?.version !== source.version) return undefined
     }
     // The records were written straight into the packed image: it becomes read-only and shareable.
     data.seal()
