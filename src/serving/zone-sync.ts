@@ -145,7 +145,9 @@ export class ZoneSync {
       this.fullSyncMs = Math.min(this.fullSyncMs, 500)
     }
     this.requestAll()
-    await this.work
+    // Loads made again (a zone changed while it loaded) belong to the first load too.
+    do await this.work
+    while (this.queued)
     this.schedule()
   }
 
@@ -364,7 +366,7 @@ export class ZoneSync {
       after = { ownerKey: last.ownerKey, type: last.type }
     }
     if (yielding) {
-      const [now] = await this.store.zones.versionsOf([source.id])
+      const now = (await this.store.zones.versionsOf([source.id])).find(v => v.id === source.id)
       if (now?.version !== source.version) return undefined
     }
     // The records were written straight into the packed image: it becomes read-only and shareable.
