@@ -188,7 +188,8 @@ export class ZoneSync {
 
   /** Resolves when the work asked for so far is done. */
   async settled (): Promise<void> {
-    await this.work
+    do await this.work
+    while (this.queued)
   }
 
   /** One pass at a time: requests made meanwhile are taken together by the next pass. */
