@@ -8,6 +8,7 @@
 //     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
 //     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
+//     ZONAL_DNS_UDP_BATCH=0 serves UDP through node:dgram (else batched when the addon is built).
 //     BENCH_DNS_WORKERS (default 1) is the number of DNS worker threads (0: DNS on the main thread).
 //     BENCH_DNS_CAPTURE=1 serves with the query capture on (a counter sink, as `npm start` has),
 //     so capture on and off can be compared; the capture's counts go to stderr at the end.
@@ -63,7 +64,8 @@ async function serve (dir: string): Promise<void> {
   const t0 = performance.now()
   const capture = process.env.BENCH_DNS_CAPTURE === '1' ? new QueryCollector(new CounterSink(), { node: 'bench' }) : undefined
   const workers = Number(process.env.BENCH_DNS_WORKERS ?? 1)
-  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture })
+  const udpBatch = process.env.ZONAL_DNS_UDP_BATCH !== '0'
+  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture, udpBatch })
   print({ port: dns.port })
   process.on('SIGTERM', () => {
     dns.close().then(async () => {

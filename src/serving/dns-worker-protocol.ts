@@ -27,6 +27,8 @@ export interface DnsWorkerConfig {
   capture: boolean
   /** The node name the captured queries carry. */
   node: string
+  /** UDP through the batched socket when its addon loads (else `node:dgram`). */
+  udpBatch: boolean
 }
 
 /** One captured batch, as much of it as was filled, copied out of the worker's batch. */
