@@ -5,7 +5,7 @@
 //     127.0.0.1) and prints {"records":…,"ms":…}.
 //   server.ts serve <dir>
 //     opens that store and starts Zonal's DNS server on 127.0.0.1 (port 0); prints
-//     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
+//     {"port":…,"udp":"batch"|"dgram"|why batches are not available} as soon as it listens (zones load in the background, REFUSED until loaded),
 //     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
 //     ZONAL_DNS_UDP_BATCH=0 serves UDP through node:dgram (else batched when the addon is built).
@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import { CounterSink } from '../../src/analytics/counter-sink.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
 import { SecretBox } from '../../src/auth/secrets.ts'
+import { loadUdpBatch } from '../../src/dns/server/udp-batch.ts'
 import { startDns } from '../../src/serving/dns-service.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { normalizeZone } from '../../src/zone/checks/index.ts'
@@ -66,7 +67,8 @@ async function serve (dir: string): Promise<void> {
   const workers = Number(process.env.BENCH_DNS_WORKERS ?? 1)
   const udpBatch = process.env.ZONAL_DNS_UDP_BATCH !== '0'
   const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture, udpBatch })
-  print({ port: dns.port })
+  const batch = loadUdpBatch()
+  print({ port: dns.port, udp: !udpBatch ? 'dgram' : 'addon' in batch ? 'batch' : batch.error })
   process.on('SIGTERM', () => {
     dns.close().then(async () => {
       await capture?.close()
