@@ -56,6 +56,12 @@ let headersDir
 function headers () {
   if (headersDir !== undefined) return headersDir
   const version = spawnSync(pinned, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim()
+  // Laid out by an earlier run (before an install pruned the platform package): use it again.
+  const laidOut = join(root, 'node_modules', '.node-headers', version)
+  if (['include/node/node.h', 'include/node/node_api.h', 'common.gypi', 'config.gypi'].every(f => existsSync(join(laidOut, f)))) {
+    headersDir = laidOut
+    return laidOut
+  }
   // A Node keeps its headers beside its binary: <prefix>/bin/node and <prefix>/include/node (the
   // `node` package's platform package node-<platform>-<arch> too, nested in node_modules/node).
   let include = join(dirname(dirname(realpathSync(pinned))), 'include', 'node')
