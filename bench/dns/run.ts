@@ -13,7 +13,8 @@ import { CLIENT_CPU, PINNED, SERVER_CPU, installed, memory, pinned, populateZona
  * installed is skipped with a line saying so.
  *
  * - qps: a BENCH_DNS_RECORDS zone (100,000) queried by dnsperf for BENCH_DNS_SECONDS (20 s),
- *   80 % names that exist, 20 % that do not: queries per second, latency, ratio.
+ *   80 % names that exist, 20 % that do not: queries per second, latency, ratio. Zonal runs
+ *   twice: UDP batched (recvmmsg/sendmmsg, the default) and through node:dgram.
  * - startup, axfr, memory: a BENCH_DNS_BIG_RECORDS zone (1,000,000). Start-up is from spawning
  *   the server (Zonal over a store that already holds the zone, as after a restart; named with
  *   the zone file) to its first correct SOA answer; the AXFR of the whole zone (time to the last
@@ -127,14 +128,24 @@ async function qpsCores (): Promise<void> {
   out.push('')
 }
 
+/** Zonal's q/s with UDP batched (the default) or through node:dgram (ZONAL_DNS_UDP_BATCH=0). */
+async function zonalQps (queries: string, batch: boolean): Promise<ReturnType<typeof dnsperf> & { udp: string }> {
+  const zonal = await startZonal(join(work, 'zonal-qps'), [], { env: { ZONAL_DNS_UDP_BATCH: batch ? '1' : '0' } })
+  try {
+    await zonal.loaded
+    return { ...dnsperf(zonal.port, queries), udp: zonal.udp }
+  } finally {
+    await stop(zonal)
+  }
+}
+
 async function qps (): Promise<void> {
   const zone = await zoneFile(COUNT)
   const queries = queryFile(zone)
   populateZonal(zone.path, ORIGIN, join(work, 'zonal-qps'))
-  const zonal = await startZonal(join(work, 'zonal-qps'))
-  await zonal.loaded
-  const z = dnsperf(zonal.port, queries)
-  await stop(zonal)
+  const z = await zonalQps(queries, true)
+  const zd = await zonalQps(queries, false)
+  if (z.udp !== 'batch') notes.push(`Zonal's batched UDP is not available (${z.udp}): both Zonal rows are node:dgram`)
   const peers: Array<{ peer: Peer, r: ReturnType<typeof dnsperf> }> = []
   for (const peer of PEERS.filter(p => p.available)) {
     try {
@@ -154,6 +165,7 @@ async function qps (): Promise<void> {
   out.push(`### Queries per second: ${fmt(zone.records)} records; dnsperf -c 8 -T 1 -q 200 -l ${SECONDS}; 80 % hits, 20 % NXDOMAIN`, '')
   out.push('| server | q/s | avg latency ms | lost | ratio q/s (this server / BIND) | Zonal / this server |', '|---|---|---|---|---|---|')
   out.push(`| Zonal | ${fmt(z.qps)} | ${fmt(z.avgMs, 2)} | ${z.lost} | ${n === undefined ? '-' : ratio(z.qps, n.qps)} | 1.00 |`)
+  out.push(`| Zonal, UDP through node:dgram (ZONAL_DNS_UDP_BATCH=0) | ${fmt(zd.qps)} | ${fmt(zd.avgMs, 2)} | ${zd.lost} | ${n === undefined ? '-' : ratio(zd.qps, n.qps)} | ${ratio(z.qps, zd.qps)} |`)
   for (const { peer, r } of peers) out.push(`| ${peer.label} | ${fmt(r.qps)} | ${fmt(r.avgMs, 2)} | ${r.lost} | ${n === undefined ? '-' : ratio(r.qps, n.qps)} | ${ratio(z.qps, r.qps)} |`)
   out.push('')
 }

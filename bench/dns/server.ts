@@ -5,9 +5,10 @@
 //     127.0.0.1) and prints {"records":…,"ms":…}.
 //   server.ts serve <dir>
 //     opens that store and starts Zonal's DNS server on 127.0.0.1 (port 0); prints
-//     {"port":…} as soon as it listens (zones load in the background, REFUSED until loaded),
+//     {"port":…,"udp":"batch"|"dgram"|why batches are not available} as soon as it listens (zones load in the background, REFUSED until loaded),
 //     then {"loadMs":…,"rssMb":…,"rssAfterGcMb":…,…} once every zone is loaded (a full garbage
 //     collection when node runs with --expose-gc).
+//     ZONAL_DNS_UDP_BATCH=0 serves UDP through node:dgram (else batched when the addon is built).
 //     BENCH_DNS_WORKERS (default 1) is the number of DNS worker threads (0: DNS on the main thread).
 //     BENCH_DNS_CAPTURE=1 serves with the query capture on (a counter sink, as `npm start` has),
 //     so capture on and off can be compared; the capture's counts go to stderr at the end.
@@ -16,6 +17,7 @@ import { join } from 'node:path'
 import { CounterSink } from '../../src/analytics/counter-sink.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
 import { SecretBox } from '../../src/auth/secrets.ts'
+import { loadUdpBatch } from '../../src/dns/server/udp-batch.ts'
 import { startDns } from '../../src/serving/dns-service.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { normalizeZone } from '../../src/zone/checks/index.ts'
@@ -63,8 +65,10 @@ async function serve (dir: string): Promise<void> {
   const t0 = performance.now()
   const capture = process.env.BENCH_DNS_CAPTURE === '1' ? new QueryCollector(new CounterSink(), { node: 'bench' }) : undefined
   const workers = Number(process.env.BENCH_DNS_WORKERS ?? 1)
-  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture })
-  print({ port: dns.port })
+  const udpBatch = process.env.ZONAL_DNS_UDP_BATCH !== '0'
+  const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture, udpBatch })
+  const batch = loadUdpBatch()
+  print({ port: dns.port, udp: !udpBatch ? 'dgram' : 'addon' in batch ? 'batch' : batch.error })
   process.on('SIGTERM', () => {
     dns.close().then(async () => {
       await capture?.close()

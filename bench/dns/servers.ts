@@ -130,6 +130,8 @@ export function populateZonal (zoneFile: string, origin: string, dir: string): {
 }
 
 export interface ZonalRunning extends Running {
+  /** How UDP is read: `batch`, `dgram`, or why the batched socket is not available. */
+  udp: string
   /** Resolves once every zone is loaded, after a full GC: Zonal's own timings and memory. */
   loaded: Promise<{ loadMs: number, rssMb: number, rssAfterGcMb: number, heapUsedMb: number, heapTotalMb: number, arrayBuffersMb: number }>
 }
@@ -138,16 +140,16 @@ export interface ZonalRunning extends Running {
  * Spawn Zonal's DNS server over the store in `dir` with `workers` DNS worker threads (0: on the
  * main thread), pinned to the server CPU unless `pin` is false; resolves once it listens.
  */
-export async function startZonal (dir: string, nodeFlags: string[] = [], opts: { workers?: number, pin?: boolean } = {}): Promise<ZonalRunning> {
+export async function startZonal (dir: string, nodeFlags: string[] = [], opts: { workers?: number, pin?: boolean, env?: Record<string, string> } = {}): Promise<ZonalRunning> {
   const argv = ['--expose-gc', '--max-semi-space-size=64', ...nodeFlags, join(root, 'bench/dns/server.ts'), 'serve', dir]
   const [cmd, args] = opts.pin === false ? [process.execPath, argv] : pinned(SERVER_CPU, process.execPath, argv)
   const spawnedAt = performance.now()
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { NODE_COMPILE_CACHE: join(root, 'bench', '.work', 'compile-cache'), ...process.env, ZONAL_DNS_RRL: '0', BENCH_DNS_WORKERS: String(opts.workers ?? 1) } })
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { NODE_COMPILE_CACHE: join(root, 'bench', '.work', 'compile-cache'), ...process.env, ZONAL_DNS_RRL: '0', BENCH_DNS_WORKERS: String(opts.workers ?? 1), ...opts.env } })
   const next = lineReader(child, 'zonal dns')
-  const { port } = await next()
+  const { port, udp } = await next() as unknown as { port: number, udp: string }
   const loaded = next() as ZonalRunning['loaded']
   loaded.catch(() => {})
-  return { child, port: port!, spawnedAt, loaded }
+  return { child, port, udp, spawnedAt, loaded }
 }
 
 /**

@@ -111,6 +111,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       hosts: config.dnsHosts,
       port: config.dnsPort,
       workers: config.dnsWorkers,
+      udpBatch: config.dnsUdpBatch,
       node: config.nodeName,
       tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },

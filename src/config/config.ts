@@ -22,6 +22,8 @@ export interface Config {
   dnsRrlSlip: number
   /** Client addresses and ranges never rate-limited. */
   dnsRrlExempt: string[]
+  /** UDP read and answered in batches (recvmmsg/sendmmsg) when the addon is built. */
+  dnsUdpBatch: boolean
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -63,6 +65,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together; a connection over the limit is closed at once.' },
   ZONAL_DNS_RRL: { default: '20', description: 'Response rate limiting over UDP: identical responses per second to one client network (IPv4 /24, IPv6 /56); over it, responses are dropped or sent truncated. `0` turns it off. TCP is never limited.' },
   ZONAL_DNS_RRL_SLIP: { default: '2', description: 'Of the UDP responses over the rate limit, every Nth is sent truncated (TC=1, so real clients retry over TCP) and the others dropped; `0` drops them all, `1` truncates them all.' },
+  ZONAL_DNS_UDP_BATCH: { default: '1', description: 'UDP queries are read and answered in batches (recvmmsg/sendmmsg, up to 64 datagrams a system call, through the native/udp-batch addon built at install on Linux); where the addon is not built the server reads one datagram at a time (node:dgram) and logs why at start. `0` always uses node:dgram.' },
   ZONAL_DNS_RRL_EXEMPT: { default: '127.0.0.0/8,::1/128', description: 'Comma-separated client addresses or CIDR ranges never rate-limited (local tools, benchmarks); `none` exempts nobody.' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
@@ -147,6 +150,7 @@ export function loadConfig (env: Env = process.env): Config {
     dnsRrl: int(env, 'ZONAL_DNS_RRL', 20, 0, 1_000_000),
     dnsRrlSlip: int(env, 'ZONAL_DNS_RRL_SLIP', 2, 0, 10),
     dnsRrlExempt: rrlExempt(env),
+    dnsUdpBatch: int(env, 'ZONAL_DNS_UDP_BATCH', 1, 0, 1) === 1,
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,

@@ -14,6 +14,7 @@ import { isIPv6 } from 'node:net'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger } from './zone-sync.ts'
 import { DnsBindError, DnsWorkers } from './dns-workers.ts'
+import { loadUdpBatch } from '../dns/server/udp-batch.ts'
 
 export interface DnsService {
   /** The main thread's index (the zone sync's); DNS workers each hold a copy that follows it. */
@@ -56,6 +57,11 @@ export interface DnsServiceOptions {
   /** Told of every NOTIFY accepted for a secondary zone from one of its primaries. */
   onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
   secrets: SecretBox
+  /**
+   * UDP through the batched socket (recvmmsg/sendmmsg, native/udp-batch) when its addon loads,
+   * else through `node:dgram` (logged once); false always uses `node:dgram`. Default true.
+   */
+  udpBatch?: boolean
 }
 
 /** Tries at a port free everywhere when the workers bind port 0's pick and lose it meanwhile. */
@@ -82,6 +88,7 @@ async function startWorkers (opts: DnsServiceOptions, count: number, index: Zone
       ...(rate === undefined ? {} : { rateLimit: rate }),
       ...(opts.capture === undefined ? {} : { capture: opts.capture }),
       node: opts.node ?? '',
+      udpBatch: opts.udpBatch ?? true,
       index,
       ...(opts.onNotify === undefined ? {} : { onNotify: opts.onNotify }),
       logger: opts.logger
@@ -107,14 +114,20 @@ async function startWorkers (opts: DnsServiceOptions, count: number, index: Zone
 export async function startDns (store: Store, opts: DnsServiceOptions): Promise<DnsService> {
   const index = new ZoneIndex()
   const count = opts.workers ?? 0
+  let udpBatch = opts.udpBatch ?? true
+  if (udpBatch) {
+    const batch = loadUdpBatch()
+    if ('error' in batch) opts.logger.warn({ reason: batch.error }, 'DNS over UDP reads one datagram at a time (node:dgram): the batched socket is not available')
+    udpBatch = 'addon' in batch
+  }
   let listeners: Listeners | undefined
   let workers: DnsWorkers | undefined
-  if (count > 0) workers = await startWorkers(opts, count, index)
+  if (count > 0) workers = await startWorkers({ ...opts, udpBatch }, count, index)
   else {
     const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
     const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
     const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
-    listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture) })
+    listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture), udpBatch })
   }
   const port = listeners?.port ?? workers!.port
   // Pending NOTIFY retries stop when the service closes.

@@ -29,6 +29,8 @@ export interface DnsWorkerConfig {
   node: string
   /** The round-robin positions every worker shares (`dns/answer/rotation.ts`). */
   rotation: SharedArrayBuffer
+  /** UDP through the batched socket when its addon loads (else `node:dgram`). */
+  udpBatch: boolean
 }
 
 /** One captured batch, as much of it as was filled, copied out of the worker's batch. */

@@ -3,6 +3,7 @@ import { QueryCollector } from '../analytics/query-collector.ts'
 import { ZoneData } from '../dns/index/zone-data.ts'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
+import { loadUdpBatch } from '../dns/server/udp-batch.ts'
 import { listenAll, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter } from '../dns/server/rate-limiter.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
@@ -110,8 +111,13 @@ try {
     tcp: config.tcp,
     rateLimiter: config.rateLimit === undefined ? undefined : new ResponseRateLimiter(config.rateLimit),
     transfer: transferHandler(index, onError, capture),
-    reusePort: true
+    reusePort: true,
+    udpBatch: config.udpBatch
   })
+  // The main thread asks for batches only when the addon loads there (else it has said why,
+  // once); an addon that loads there but not in a worker thread is said here.
+  const batch = config.udpBatch ? loadUdpBatch() : undefined
+  if (batch !== undefined && 'error' in batch) post({ type: 'log', level: 'warn', msg: 'DNS over UDP reads one datagram at a time (node:dgram): the batched socket does not load in a DNS worker', err: batch.error })
   if (closing) await listeners.close()
   else post({ type: 'listening' })
 } catch (err) {

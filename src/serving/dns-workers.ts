@@ -21,6 +21,8 @@ export interface DnsWorkersOptions {
   capture?: QueryCapture
   /** The node name captured queries carry. */
   node: string
+  /** UDP through the batched socket when its addon loads (else `node:dgram`); default true. */
+  udpBatch?: boolean
   /** The main thread's index: a worker (re)started takes every zone in it. */
   index: ZoneIndex
   onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
@@ -232,7 +234,8 @@ export class DnsWorkers implements ZoneFeed {
       ...(this.opts.rateLimit === undefined ? {} : { rateLimit: this.opts.rateLimit }),
       capture: this.opts.capture !== undefined,
       node: this.opts.node,
-      rotation: this.rotation
+      rotation: this.rotation,
+      udpBatch: this.opts.udpBatch ?? true
     }
     const worker = new Worker(new URL('./dns-worker-start.ts', import.meta.url), { workerData: config, name: `dns-${i}` })
     const slot: Slot = { index: i, worker, synced: -1, started: Date.now(), failures, listening: false }

@@ -82,6 +82,13 @@ describe('loadConfig', () => {
       throwsNaming({ ZONAL_DNS_RRL_EXEMPT: value }, 'ZONAL_DNS_RRL_EXEMPT')
     }
   })
+
+  it('reads ZONAL_DNS_UDP_BATCH: batched UDP by default, 0 for node:dgram', () => {
+    assert.equal(loadConfig({}).dnsUdpBatch, true)
+    assert.equal(loadConfig({ ZONAL_DNS_UDP_BATCH: '0' }).dnsUdpBatch, false)
+    assert.equal(loadConfig({ ZONAL_DNS_UDP_BATCH: '1' }).dnsUdpBatch, true)
+    throwsNaming({ ZONAL_DNS_UDP_BATCH: 'yes' }, 'ZONAL_DNS_UDP_BATCH')
+  })
 })
 
 describe('CONFIG_VARIABLES', () => {

@@ -13,8 +13,9 @@ export interface WorkerServer {
 /**
  * The zones of `index` served as the service serves them: by `count` DNS worker threads on one
  * loopback port (UDP and TCP), each with a snapshot of every zone. Resolves once all answer.
+ * `udpBatch` false serves UDP through node:dgram instead of the batched socket.
  */
-export async function serveInWorkers (index: ZoneIndex, count = 2): Promise<WorkerServer> {
+export async function serveInWorkers (index: ZoneIndex, count = 2, udpBatch = true): Promise<WorkerServer> {
   const port = await probePort(['127.0.0.1'], 0)
   const problems: string[] = []
   const log = (obj: object, msg: string): void => { problems.push(`${msg} ${JSON.stringify(obj)}`) }
@@ -24,6 +25,7 @@ export async function serveInWorkers (index: ZoneIndex, count = 2): Promise<Work
     port,
     tcp: { idleMs: 10_000, maxConnections: 100 },
     node: 'test',
+    udpBatch,
     index,
     logger: { info: () => {}, warn: log, error: log }
   })

@@ -1,9 +1,8 @@
-import type { Socket as UdpSocket } from 'node:dgram'
 import { isIPv6, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { QueryHandlerOptions } from './handle-query.ts'
 import type { ResponseRateLimiter } from './rate-limiter.ts'
 import { DEFAULT_TCP_LIMITS, listenTcp, type TcpConnections, type TcpLimits } from './tcp-listener.ts'
-import { listenUdp } from './udp-listener.ts'
+import { listenUdp, type UdpListener } from './udp-listener.ts'
 import { ZoneIndex } from '../index/zone-index.ts'
 
 export interface ListenOptions {
@@ -22,6 +21,11 @@ export interface ListenOptions {
    * one another program shares too. {@link probePort} picks the port first.
    */
   reusePort?: boolean
+  /**
+   * UDP through the batched socket (recvmmsg/sendmmsg) when its addon is built (default), or
+   * through `node:dgram` when false (`ZONAL_DNS_UDP_BATCH=0`).
+   */
+  udpBatch?: boolean
 }
 
 /** One address served, with UDP and TCP on `port`. */
@@ -57,7 +61,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
   const connections: TcpConnections = { open: 0 }
   const sockets = new Set<Socket>()
   for (let attempt = 1; ; attempt++) {
-    const udp: UdpSocket[] = []
+    const udp: UdpListener[] = []
     const tcp: Server[] = []
     let port = opts.port
     try {
@@ -69,7 +73,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
           socket.once('close', () => sockets.delete(socket))
         })
         port = (server.address() as AddressInfo).port
-        udp.push(await listenUdp(host, port, handler, onError, opts.rateLimiter, opts.reusePort))
+        udp.push(await listenUdp(host, port, handler, onError, opts.rateLimiter, opts.reusePort, opts.udpBatch ?? true))
       }
     } catch (err) {
       await closeAll(udp, tcp, sockets)
@@ -85,7 +89,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
   }
 }
 
-async function closeAll (udp: UdpSocket[], tcp: Server[], sockets: Set<Socket>): Promise<void> {
+async function closeAll (udp: UdpListener[], tcp: Server[], sockets: Set<Socket>): Promise<void> {
   for (const socket of udp) socket.close()
   const closed = tcp.map(async server => await new Promise<void>(resolve => server.close(() => resolve())))
   for (const socket of sockets) socket.destroy()

@@ -314,94 +314,96 @@ describe('fuzz: handleQuery and answerTransfer directly', () => {
   })
 })
 
-describe('fuzz: the UDP and TCP listeners, in DNS worker threads as the service runs them', () => {
-  const index = zoneIndex()
-  let server: WorkerServer
-  let threads: number[]
-  let udpPort: number
-  let tcpPort: number
+for (const udpBatch of [true, false]) {
+  describe(`fuzz: the UDP and TCP listeners, in DNS worker threads as the service runs them (UDP through ${udpBatch ? 'the batched socket' : 'node:dgram'})`, () => {
+    const index = zoneIndex()
+    let server: WorkerServer
+    let threads: number[]
+    let udpPort: number
+    let tcpPort: number
 
-  before(async () => {
-    server = await serveInWorkers(index)
-    threads = server.workers.threadIds()
-    udpPort = tcpPort = server.port
-  })
+    before(async () => {
+      server = await serveInWorkers(index, 2, udpBatch)
+      threads = server.workers.threadIds()
+      udpPort = tcpPort = server.port
+    })
 
-  after(async () => {
+    after(async () => {
     // No worker died on the way (a restarted one would have a new thread id) and none logged.
-    assert.deepEqual(server.workers.threadIds(), threads)
-    assert.deepEqual(server.problems, [])
-    await server?.close()
-  })
-
-  it('the UDP listener takes 500 mutated packets and still answers a valid query', async () => {
-    const client = createSocket('udp4')
-    try {
-      const answer = new Promise<Buffer>((resolve) => {
-        client.on('message', (msg) => { if (msg.length >= 2 && msg.readUInt16BE(0) === 0x7a7a && msg.length > 40) resolve(msg) })
-      })
-      await new Promise<void>(resolve => client.bind(0, '127.0.0.1', resolve))
-      for (const p of packets(500, 3)) {
-        // An empty datagram is legal to send and must be ignored.
-        await new Promise<void>((resolve, reject) => client.send(p, udpPort, '127.0.0.1', err => err === null ? resolve() : reject(err)))
-      }
-      // UDP may drop under a burst: ask until answered (waiting for the server, not timing it).
-      const asking = setInterval(() => client.send(valid(0x7a7a), udpPort, '127.0.0.1'), 100)
-      try {
-        assertWww(await answer, 0x7a7a)
-      } finally {
-        clearInterval(asking)
-      }
+      assert.deepEqual(server.workers.threadIds(), threads)
       assert.deepEqual(server.problems, [])
-    } finally {
-      client.close()
-    }
-  })
+      await server?.close()
+    })
 
-  it('the TCP listener takes 300 mutated frames, split writes and bogus lengths, and still answers a valid query', async () => {
-    const rand = prng(4)
-    const all = packets(300, 5)
-    for (let batch = 0; batch < all.length; batch += 10) {
-      const socket = await open(tcpPort)
-      // Ten mutated packets in well-formed frames and a valid query, written in random pieces
-      // (a piece may end inside a length prefix).
-      const bytes = Buffer.concat([...all.slice(batch, batch + 10).map(frame), frame(valid(batch + 1))])
-      const replies = collect(socket)
-      let at = 0
-      while (at < bytes.length) {
-        const n = 1 + rand(Math.min(200, bytes.length - at))
-        await write(socket, bytes.subarray(at, at + n))
-        at += n
+    it('the UDP listener takes 500 mutated packets and still answers a valid query', async () => {
+      const client = createSocket('udp4')
+      try {
+        const answer = new Promise<Buffer>((resolve) => {
+          client.on('message', (msg) => { if (msg.length >= 2 && msg.readUInt16BE(0) === 0x7a7a && msg.length > 40) resolve(msg) })
+        })
+        await new Promise<void>(resolve => client.bind(0, '127.0.0.1', resolve))
+        for (const p of packets(500, 3)) {
+        // An empty datagram is legal to send and must be ignored.
+          await new Promise<void>((resolve, reject) => client.send(p, udpPort, '127.0.0.1', err => err === null ? resolve() : reject(err)))
+        }
+        // UDP may drop under a burst: ask until answered (waiting for the server, not timing it).
+        const asking = setInterval(() => client.send(valid(0x7a7a), udpPort, '127.0.0.1'), 100)
+        try {
+          assertWww(await answer, 0x7a7a)
+        } finally {
+          clearInterval(asking)
+        }
+        assert.deepEqual(server.problems, [])
+      } finally {
+        client.close()
       }
-      const www = await replies.until(m => m.id === batch + 1 && isWww(m))
-      assertWww(www.raw, batch + 1)
-      socket.destroy()
-    }
-    // Bogus length prefixes: empty frames, a length past the data, one byte of a length.
-    const bogus: Buffer[] = [
-      Buffer.from([0, 0]),
-      Buffer.from([0, 1, 0]),
-      Buffer.from([0xff, 0xff, ...valid(1)]),
-      Buffer.from([0, 40, ...valid(1).subarray(0, 20)]),
-      Buffer.from([0]),
-      Buffer.from(Array.from({ length: 1000 }, () => rand(256)))
-    ]
-    for (const b of bogus) {
+    })
+
+    it('the TCP listener takes 300 mutated frames, split writes and bogus lengths, and still answers a valid query', async () => {
+      const rand = prng(4)
+      const all = packets(300, 5)
+      for (let batch = 0; batch < all.length; batch += 10) {
+        const socket = await open(tcpPort)
+        // Ten mutated packets in well-formed frames and a valid query, written in random pieces
+        // (a piece may end inside a length prefix).
+        const bytes = Buffer.concat([...all.slice(batch, batch + 10).map(frame), frame(valid(batch + 1))])
+        const replies = collect(socket)
+        let at = 0
+        while (at < bytes.length) {
+          const n = 1 + rand(Math.min(200, bytes.length - at))
+          await write(socket, bytes.subarray(at, at + n))
+          at += n
+        }
+        const www = await replies.until(m => m.id === batch + 1 && isWww(m))
+        assertWww(www.raw, batch + 1)
+        socket.destroy()
+      }
+      // Bogus length prefixes: empty frames, a length past the data, one byte of a length.
+      const bogus: Buffer[] = [
+        Buffer.from([0, 0]),
+        Buffer.from([0, 1, 0]),
+        Buffer.from([0xff, 0xff, ...valid(1)]),
+        Buffer.from([0, 40, ...valid(1).subarray(0, 20)]),
+        Buffer.from([0]),
+        Buffer.from(Array.from({ length: 1000 }, () => rand(256)))
+      ]
+      for (const b of bogus) {
+        const socket = await open(tcpPort)
+        await write(socket, b)
+        socket.end()
+        await new Promise(resolve => socket.once('close', resolve))
+      }
+      // Zero-length frames on a connection that then asks properly.
       const socket = await open(tcpPort)
-      await write(socket, b)
-      socket.end()
-      await new Promise(resolve => socket.once('close', resolve))
-    }
-    // Zero-length frames on a connection that then asks properly.
-    const socket = await open(tcpPort)
-    const replies = collect(socket)
-    await write(socket, Buffer.concat([Buffer.from([0, 0, 0, 0]), frame(valid(0x5151))]))
-    assertWww((await replies.until(m => m.id === 0x5151 && isWww(m))).raw, 0x5151)
-    socket.destroy()
-    assert.deepEqual(server.problems, [])
-    assert.deepEqual(malformed, [], 'every response over TCP decodes')
+      const replies = collect(socket)
+      await write(socket, Buffer.concat([Buffer.from([0, 0, 0, 0]), frame(valid(0x5151))]))
+      assertWww((await replies.until(m => m.id === 0x5151 && isWww(m))).raw, 0x5151)
+      socket.destroy()
+      assert.deepEqual(server.problems, [])
+      assert.deepEqual(malformed, [], 'every response over TCP decodes')
+    })
   })
-})
+}
 
 function frame (m: Uint8Array): Buffer {
   const out = Buffer.alloc(2 + m.length)
