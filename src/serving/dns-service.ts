@@ -12,7 +12,7 @@ import type { ZoneData } from '../dns/index/zone-data.ts'
 import { nameToString } from '../zone/name.ts'
 import { isIPv6 } from 'node:net'
 import type { Store } from '../store/store.ts'
-import { ZoneSync, type SyncLogger } from './zone-sync.ts'
+import { ZoneSync, type SyncLogger, type ZoneFeed } from './zone-sync.ts'
 import { DnsBindError, DnsWorkers } from './dns-workers.ts'
 import { loadUdpBatch } from '../dns/server/udp-batch.ts'
 
@@ -73,7 +73,7 @@ const WORKER_PORT_ATTEMPTS = 10
  * another is picked. The rate limit and the TCP connection limit are shared out between the
  * workers (the kernel spreads clients over them), so together they keep the configured limits.
  */
-async function startWorkers (opts: DnsServiceOptions, count: number, index: ZoneIndex): Promise<DnsWorkers> {
+async function startWorkers (opts: DnsServiceOptions, count: number, index: ZoneIndex, created: (workers: DnsWorkers) => void): Promise<DnsWorkers> {
   const rate = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0
     ? undefined
     : { responsesPerSecond: Math.ceil(opts.rateLimit.responsesPerSecond / count), slip: opts.rateLimit.slip, exempt: [...opts.rateLimit.exempt], ...(opts.rateLimit.maxEntries === undefined ? {} : { maxEntries: opts.rateLimit.maxEntries }) }
@@ -93,6 +93,8 @@ async function startWorkers (opts: DnsServiceOptions, count: number, index: Zone
       ...(opts.onNotify === undefined ? {} : { onNotify: opts.onNotify }),
       logger: opts.logger
     })
+    // The feed goes to these workers from now on: they start with the zones served so far.
+    created(workers)
     try {
       await workers.start()
       return workers
@@ -122,14 +124,6 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   }
   let listeners: Listeners | undefined
   let workers: DnsWorkers | undefined
-  if (count > 0) workers = await startWorkers({ ...opts, udpBatch }, count, index)
-  else {
-    const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
-    const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
-    const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
-    listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture), udpBatch })
-  }
-  const port = listeners?.port ?? workers!.port
   // Pending NOTIFY retries stop when the service closes.
   const stopping = new AbortController()
   const notifyZone = (zone: ZoneData): void => {
@@ -142,12 +136,40 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
       }, (err: unknown) => opts.logger.warn({ err, target }, 'NOTIFY failed'))
     }
   }
-  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone, ...(workers === undefined ? {} : { feed: workers }) })
+  // With workers, the zones load while the workers start (each takes what is loaded when it
+  // starts, then the feed); without, once the listeners are bound.
+  let feedTo: DnsWorkers | undefined
+  const feed: ZoneFeed = {
+    zoneServed: data => feedTo?.zoneServed(data),
+    zoneApplied: (data, steps) => feedTo?.zoneApplied(data, steps),
+    zoneSettings: data => feedTo?.zoneSettings(data),
+    zoneDropped: origin => feedTo?.zoneDropped(origin)
+  }
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone, ...(count > 0 ? { feed } : {}) })
+  let started: Promise<void> | undefined
+  if (count > 0) {
+    started = sync.start()
+    // Its failure is reported through `loaded`, or not at all when the workers fail first.
+    started.catch(() => {})
+    try {
+      workers = await startWorkers({ ...opts, udpBatch }, count, index, (w) => { feedTo = w })
+    } catch (err) {
+      await sync.stop()
+      throw err
+    }
+  } else {
+    const onError = (err: unknown): void => opts.logger.warn({ err }, 'DNS request failed')
+    const handler = { index, capture: opts.capture, onNotify: opts.onNotify }
+    const rateLimiter = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0 ? undefined : new ResponseRateLimiter(opts.rateLimit)
+    listeners = await listenAll(handler, onError, { hosts: opts.hosts, port: opts.port, tcp: opts.tcp, rateLimiter, transfer: transferHandler(index, onError, opts.capture), udpBatch })
+    started = sync.start()
+  }
+  const port = listeners?.port ?? workers!.port
   const settled = async (): Promise<void> => {
     await sync.settled()
     await workers?.settled()
   }
-  const loaded = sync.start().then(settled)
+  const loaded = started.then(settled)
   loaded.catch((err: unknown) => opts.logger.error({ err }, 'initial zone load failed'))
   return {
     index,
