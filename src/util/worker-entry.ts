@@ -1,10 +1,22 @@
 // The worker thread of `worker-pool.ts`: runs the calls it is sent, one at a time.
 import { enableCompileCache } from 'node:module'
+import { setPriority } from 'node:os'
 import { parentPort } from 'node:worker_threads'
 import { errorForCaller, type WorkerCall, type WorkerReply } from './worker-pool.ts'
 
 // The modules the calls name are imported later, from Node's compile cache (see main.ts).
 enableCompileCache()
+
+// Background work gives way: this thread runs at a lower priority (nice 10) than the DNS workers
+// and the API's thread (on Linux the nice value is a thread's own; elsewhere, where it is the
+// process's, the call is skipped).
+if (process.platform === 'linux') {
+  try {
+    setPriority(0, 10)
+  } catch {
+    // Not allowed here: the thread runs at the process's priority.
+  }
+}
 
 const modules = new Map<string, Promise<Record<string, unknown>>>()
 
