@@ -13,19 +13,13 @@ import { after, before, describe, it } from 'node:test'
 import type { RunningService } from '../../src/cli/serve.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
+import { bigZoneText } from '../helpers/generated.ts'
 
 const UPLOAD_RECORDS = 150_000
 const EXPORT_ZONES = 100
 const EXPORT_RECORDS = 1000
 /** Status answers required while the task runs (well above the ~20 a blocked loop lets through). */
 const MIN_ANSWERS = 100
-
-/** A zone of `records` records: SOA, two NS, then A records h0, h1, … */
-function zoneText (name: string, records: number): string {
-  const lines = [`$TTL 3600\n@ IN SOA ns1.example.net. hostmaster.${name} 1 7200 3600 1209600 300\n@ IN NS ns1.example.net.\n@ IN NS ns2.example.net.`]
-  for (let i = 0; i < records - 3; i++) lines.push(`h${i} IN A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
-  return lines.join('\n') + '\n'
-}
 
 interface Task { code: string, message: string, resultUri?: string }
 
@@ -72,7 +66,7 @@ describe('sqlite: serve answers GET /status while heavy tasks run', () => {
   it(`keeps answering during a ${UPLOAD_RECORDS.toLocaleString('en-US')}-record upload, and the zone appears whole`, async (t) => {
     const form = new FormData()
     form.append('zone', JSON.stringify({ properties: { name: 'big.example.org.', accountName: 'acme', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }))
-    form.append('file', new Blob([zoneText('big.example.org.', UPLOAD_RECORDS)]), 'big.zone')
+    form.append('file', new Blob([bigZoneText('big.example.org.', UPLOAD_RECORDS)]), 'big.zone')
     const taskId = (async () => {
       const res = await fetch(`${base}/zones`, { method: 'POST', headers, body: form })
       assert.equal(res.status, 202, await res.text())
@@ -91,7 +85,7 @@ describe('sqlite: serve answers GET /status while heavy tasks run', () => {
     const names: string[] = []
     for (let i = 0; i < EXPORT_ZONES; i++) {
       names.push(`x${i}.example.org.`)
-      await storeZone(service.store, 'acme', names[i]!, zoneText(names[i]!, EXPORT_RECORDS))
+      await storeZone(service.store, 'acme', names[i]!, bigZoneText(names[i]!, EXPORT_RECORDS))
     }
     const taskId = (async () => {
       const res = await fetch(`${base}/zones/export`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ zoneNames: names }) })

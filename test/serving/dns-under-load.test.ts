@@ -12,15 +12,10 @@ import { ZONE } from '../helpers/dns-clients.ts'
 import { eventually } from '../helpers/named.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
+import { bigZoneText } from '../helpers/generated.ts'
 
 const UPLOAD_RECORDS = 120_000
 const API_CLIENTS = 20
-
-function zoneText (name: string, records: number): string {
-  const lines = [`$TTL 3600\n@ IN SOA ns1.zonal.test. hostmaster.${name} 1 7200 3600 1209600 300\n@ IN NS ns1.zonal.test.\n@ IN NS ns2.zonal.test.`]
-  for (let i = 0; i < records - 3; i++) lines.push(`h${i} IN A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
-  return lines.join('\n') + '\n'
-}
 
 describe('DNS while the API uploads a large zone', () => {
   let t: TestService
@@ -51,7 +46,7 @@ describe('DNS while the API uploads a large zone', () => {
     const start = Date.now()
     const form = new FormData()
     form.append('zone', JSON.stringify({ properties: { name: 'big.test.', accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }))
-    form.append('file', new Blob([zoneText('big.test.', UPLOAD_RECORDS)]), 'file')
+    form.append('file', new Blob([bigZoneText('big.test.', UPLOAD_RECORDS)]), 'file')
     const res = await fetch(`${base}/v1/zones`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })
     assert.ok(res.status === 201 || res.status === 202, `${res.status} ${await res.text()}`)
     const task = res.headers.get('x-task-id')

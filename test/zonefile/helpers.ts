@@ -5,6 +5,7 @@ import { nameToString, parseName } from '../../src/zone/name.ts'
 import type { ZoneProblem, ZoneRecord } from '../../src/zone/record.ts'
 import { formatRdata, typeName } from '../../src/zone/rdata/index.ts'
 import type { ZoneFileOptions } from '../../src/zonefile/parser.ts'
+export { prng } from '../helpers/generated.ts'
 
 /** The golden cases folder. */
 export const CASES = join(dirname(fileURLToPath(import.meta.url)), 'cases')
@@ -63,16 +64,4 @@ export function sections (text: string): string[] {
 export function okText (text: string): string {
   const section = sections(text)
   return text.split('\n').map((line, i) => section[i + 1] === 'OK' && !line.includes('BIND-DIFFERS') ? line : '').join('\n')
-}
-
-/** A small seeded PRNG (mulberry32), so fuzz runs are repeatable. */
-export function prng (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }

@@ -18,18 +18,7 @@ import {
   type Token
 } from '../../../src/zone/rdata/index.ts'
 import { hex, origin } from '../../helpers/rdata.ts'
-
-/** mulberry32: a small seeded PRNG, so every run sees the same inputs. */
-function mulberry32 (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { prng } from '../../helpers/generated.ts'
 
 const RANDOM_CASES = 2000
 const MUTATIONS_PER_SAMPLE = 300
@@ -218,7 +207,7 @@ describe('rdata fuzz', () => {
 
   for (const t of types) {
     it(`${t.mnemonic}: random and mutated wire data`, { timeout: 60_000 }, () => {
-      const rand = mulberry32(0x5eed0000 + t.type)
+      const rand = prng(0x5eed0000 + t.type)
       let typed = 0
       for (let i = 0; i < RANDOM_CASES; i++) if (checkWire(t.type, randomRdata(rand))) typed++
       const seeds = (SAMPLES[t.mnemonic] ?? []).map(text => parseRdata(t.type, tokenize(text), { origin }))
@@ -236,7 +225,7 @@ describe('rdata fuzz', () => {
     })
 
     it(`${t.mnemonic}: random tokens`, { timeout: 60_000 }, () => {
-      const rand = mulberry32(0x7e47 + t.type)
+      const rand = prng(0x7e47 + t.type)
       for (let i = 0; i < RANDOM_CASES; i++) checkText(t.type, randomTokens(rand))
       // Random text through the tokenizer as well (unterminated quotes are an RdataError too).
       const alphabet = '0123456789abcdefN E.:\\"=,;()@ \t'
