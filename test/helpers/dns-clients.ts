@@ -24,6 +24,33 @@ gone  IN CNAME missing
 sub   IN NS   ns.elsewhere.example.net.
 `
 
+/**
+ * `example.org.` with owners and rdata names in mixed case (CNAME chains, a DNAME, a delegation
+ * with glue, SRV, MX), and with wildcards when asked (their answers' case differs between
+ * servers: RFC 4592 leaves it open).
+ */
+export function mixedCaseZone (wildcards: boolean): string {
+  return `$ORIGIN example.org.
+$TTL 3600
+@            IN SOA   ns1 hostmaster 2024010101 7200 3600 1209600 300
+@            IN NS    ns1
+@            IN NS    NS2.Example.Net.
+@            IN MX    10 Mail
+mail         IN A     192.0.2.25
+ns1          IN A     192.0.2.53
+Www          IN CNAME Web
+web          IN A     192.0.2.80
+MiXeD        IN A     192.0.2.44
+c1           IN CNAME C2
+c2           IN CNAME Www
+OLD          IN DNAME New
+x.new        IN A     192.0.2.7
+${wildcards ? '*.Wild       IN A     192.0.2.9\n*.wild2      IN CNAME Web\n' : ''}Sub          IN NS    ns.SUB
+ns.sub       IN A     192.0.2.200
+_sip._tcp    IN SRV   10 5 5060 Mail
+`
+}
+
 /** An index serving `example.org.` from {@link ZONE}. */
 export function exampleIndex (): ZoneIndex {
   const origin = parseName('example.org.')

@@ -24,28 +24,11 @@ import { formatRdata, parseTypeName, typeName } from '../../../src/zone/rdata/in
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
 import { bindSkip, startNamed, type Named } from '../../helpers/named.ts'
 import { serveInWorkers, type WorkerServer } from '../../helpers/dns-workers.ts'
+import { mixedCaseZone } from '../../helpers/dns-clients.ts'
 
 const skip = bindSkip('named')
 
-const ZONE = `$ORIGIN example.org.
-$TTL 3600
-@            IN SOA   ns1 hostmaster 2024010101 7200 3600 1209600 300
-@            IN NS    ns1
-@            IN NS    NS2.Example.Net.
-@            IN MX    10 Mail
-mail         IN A     192.0.2.25
-ns1          IN A     192.0.2.53
-Www          IN CNAME Web
-web          IN A     192.0.2.80
-MiXeD        IN A     192.0.2.44
-c1           IN CNAME C2
-c2           IN CNAME Www
-OLD          IN DNAME New
-x.new        IN A     192.0.2.7
-Sub          IN NS    ns.SUB
-ns.sub       IN A     192.0.2.200
-_sip._tcp    IN SRV   10 5 5060 Mail
-`
+const ZONE = mixedCaseZone(false)
 
 /** The questions: the brief's mixed-case cases, each kind of answer a name can appear in. */
 const QUESTIONS: [string, string][] = [

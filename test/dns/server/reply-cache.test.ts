@@ -14,32 +14,13 @@ import { parseName } from '../../../src/zone/name.ts'
 import type { ZoneRecord } from '../../../src/zone/record.ts'
 import { formatRdata, parseTypeName } from '../../../src/zone/rdata/index.ts'
 import { parseZoneText } from '../../../src/zonefile/parser.ts'
+import { mixedCaseZone } from '../../helpers/dns-clients.ts'
 
 const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
 const TCP: Client = { ...UDP, transport: 'tcp' }
 
 /** Owners and rdata names in mixed case, wildcards, a DNAME, a delegation: every place a name can be. */
-const ZONE_A = `$ORIGIN example.org.
-$TTL 3600
-@            IN SOA   ns1 hostmaster 2024010101 7200 3600 1209600 300
-@            IN NS    ns1
-@            IN NS    NS2.Example.Net.
-@            IN MX    10 Mail
-mail         IN A     192.0.2.25
-ns1          IN A     192.0.2.53
-Www          IN CNAME Web
-web          IN A     192.0.2.80
-MiXeD        IN A     192.0.2.44
-c1           IN CNAME C2
-c2           IN CNAME Www
-OLD          IN DNAME New
-x.new        IN A     192.0.2.7
-*.Wild       IN A     192.0.2.9
-*.wild2      IN CNAME Web
-Sub          IN NS    ns.SUB
-ns.sub       IN A     192.0.2.200
-_sip._tcp    IN SRV   10 5 5060 Mail
-`
+const ZONE_A = mixedCaseZone(true)
 const ZONE_B = `$ORIGIN example.net.
 $TTL 3600
 @            IN SOA   ns1 hostmaster 1 7200 3600 1209600 300
