@@ -14,6 +14,7 @@ import { zoneListRoutes } from './api/routes/zones/list.ts'
 import { registerAuth } from './api/plugins/auth.ts'
 import { reportRoutes } from './api/routes/reports/index.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
+import { registerTextGuard } from './api/plugins/text-guard.ts'
 import { registerErrorHandler } from './api/plugins/error-handler.ts'
 import { registerMetrics } from './api/plugins/metrics.ts'
 import { openapiOptions } from './api/plugins/openapi.ts'
@@ -73,6 +74,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   registerContentTypes(app)
+  registerTextGuard(app)
   registerErrorHandler(app)
   await app.register(helmet, { contentSecurityPolicy: false, global: true })
   app.addHook('onRequest', async (request, reply) => {
