@@ -41,6 +41,9 @@ export interface TokenGrant {
   expires_in: string
 }
 
+/** Checks a password against a stored hash (scrypt; tests count the calls). */
+export type PasswordCheck = (password: string, stored: string) => Promise<boolean>
+
 /** Hash of a bearer or refresh token as stored: SHA-256, hex. */
 export function hashToken (token: string): string {
   return createHash('sha256').update(token).digest('hex')
@@ -50,7 +53,7 @@ export function hashToken (token: string): string {
  * Logins, token issue and refresh, bearer-token checks and revocation.
  *
  * @remarks Failed logins count per user in the store (a lock that holds across nodes) and per
- * address in memory; each failure is an audit record of change type FAILED_LOGIN, each success
+ * address in memory (see {@link AuthService.login}); each failure is an audit record of change type FAILED_LOGIN, each success
  * one of LOGIN.
  */
 export class AuthService {
@@ -59,46 +62,56 @@ export class AuthService {
   private readonly store: Store
   readonly settings: AuthSettings
   private readonly clock: Clock
+  private readonly verify: PasswordCheck
 
   constructor (
     store: Store,
     settings: AuthSettings = defaultAuthSettings,
-    clock: Clock = systemClock
+    clock: Clock = systemClock,
+    verify: PasswordCheck = verifyPassword
   ) {
     this.store = store
     this.settings = settings
     this.clock = clock
+    this.verify = verify
     this.throttle = new AddressThrottle(settings.addressMaxFailures, settings.addressWindowSeconds * 1000)
   }
 
   /**
    * `grant_type=password`.
-   * @throws ZonalError AUTH_INVALID_GRANT, AUTH_USER_INACTIVE, AUTH_USER_LOCKED, AUTH_ADDRESS_THROTTLED
+   *
+   * @remarks Every attempt spends one password check, whether the user exists, is locked or
+   * not, and a locked user is refused with the same error as a wrong password or an unknown
+   * user: the answer tells nothing about which names exist. The attempt is counted (per user in
+   * the store, per address here) before the check, so concurrent guesses cannot all pass.
+   * @throws ZonalError AUTH_INVALID_GRANT, AUTH_USER_INACTIVE, AUTH_ADDRESS_THROTTLED
    */
   async login (username: string, password: string, address: string): Promise<TokenGrant> {
     const now = this.clock()
-    const wait = this.throttle.retryAfter(address, now.getTime())
+    const at = now.getTime()
+    const wait = this.throttle.reserve(address, at)
     if (wait > 0) throw new ZonalError('AUTH_ADDRESS_THROTTLED', wait)
 
     const user = await this.store.users.findByUsername(username)
-    if (user !== undefined && user.locked_until !== null && user.locked_until > iso(now)) {
-      const seconds = Math.ceil((Date.parse(user.locked_until) - now.getTime()) / 1000)
-      await this.recordFailure(user, username, address, 'user locked')
-      throw new ZonalError('AUTH_USER_LOCKED', seconds)
-    }
-    // Spend the scrypt time on unknown users too, so timing does not tell which names exist.
-    const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH)
-    if (user === undefined || !ok) {
-      await this.recordFailure(user, username, address, user === undefined ? 'unknown user' : 'wrong password')
+    const admitted = user !== undefined &&
+      await this.store.users.claimLoginAttempt(user.id, iso(now), this.settings.maxFailedLogins, iso(addSeconds(now, this.settings.lockSeconds)))
+    const ok = await this.verify(password, user?.password_hash ?? DUMMY_HASH)
+    if (user === undefined || !admitted || !ok) {
+      const reason = user === undefined ? 'unknown user' : !admitted ? 'user locked' : 'wrong password'
+      await this.store.transaction(async (tx) => {
+        await this.writeAudit(tx, user, username, address, 'FAILED_LOGIN', [{ name: 'reason', value: reason }])
+      })
       throw new ZonalError('AUTH_INVALID_GRANT')
     }
     if (user.status !== 'ACTIVE') {
-      await this.recordFailure(user, username, address, 'user disabled')
+      await this.store.transaction(async (tx) => {
+        await this.writeAudit(tx, user, username, address, 'FAILED_LOGIN', [{ name: 'reason', value: 'user disabled' }])
+      })
       throw new ZonalError('AUTH_USER_INACTIVE')
     }
-    this.throttle.clear(address)
+    this.throttle.release(address, at)
     return await this.store.transaction(async (tx) => {
-      if (user.failed_logins > 0 || user.locked_until !== null) await tx.users.resetFailedLogins(user.id)
+      await tx.users.resetFailedLogins(user.id)
       await this.writeAudit(tx, user, user.username, address, 'LOGIN', [])
       return await this.issue(tx, user, false)
     })
@@ -156,19 +169,6 @@ export class AuthService {
       expires_in: expiresIn,
       token_type: 'Bearer'
     }
-  }
-
-  private async recordFailure (user: UserRow | undefined, username: string, address: string, reason: string): Promise<void> {
-    const now = this.clock()
-    this.throttle.recordFailure(address, now.getTime())
-    await this.store.transaction(async (tx) => {
-      if (user !== undefined && reason !== 'user locked') {
-        const max = this.settings.maxFailedLogins
-        const lock = max > 0 && user.failed_logins + 1 >= max ? iso(addSeconds(now, this.settings.lockSeconds)) : null
-        await tx.users.recordFailedLogin(user.id, lock)
-      }
-      await this.writeAudit(tx, user, username, address, 'FAILED_LOGIN', [{ name: 'reason', value: reason }])
-    })
   }
 
   /** One audit record per account the user belongs to (one without account for unknown users). */

@@ -39,7 +39,6 @@ export const catalog = {
   AUTH_USERNAME_REQUIRED: { status: 400, errorCode: 60007, message: 'invalid_request:username parameter is required for grant_type=password', shape: 'object' },
   AUTH_PASSWORD_REQUIRED: { status: 400, errorCode: 60008, message: 'invalid_request:password parameter is required for grant_type=password', shape: 'object' },
   AUTH_REFRESH_TOKEN_REQUIRED: { status: 400, errorCode: 60009, message: 'invalid_request:refresh_token parameter is required for grant_type=refresh_token', shape: 'object' },
-  AUTH_USER_LOCKED: { status: 400, errorCode: 60013, message: 'invalid_grant:Too many failed logins; try again in {0} seconds.', shape: 'object' },
   AUTH_ADDRESS_THROTTLED: { status: 429, errorCode: 340001, message: 'Too many failed logins from this address; try again in {0} seconds.', shape: 'object' },
 
   // Accounts and permissions.

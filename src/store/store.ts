@@ -49,8 +49,13 @@ export interface UserStore {
   count (): Promise<number>
   setPassword (userId: string, passwordHash: string): Promise<void>
   setStatus (userId: string, status: UserRow['status']): Promise<void>
-  /** Count one failed login; returns the new count. `lockedUntil` locks the user until then. */
-  recordFailedLogin (userId: string, lockedUntil: string | null): Promise<number>
+  /**
+   * Take one login attempt for the user, in one statement (concurrent attempts cannot all pass):
+   * refused (false) while the user is locked at `now`; otherwise the attempt counts as a failure
+   * until {@link resetFailedLogins} (a lock that has run out starts the count again), and the
+   * attempt that brings the count to `maxFailures` (when above 0) locks the user until `lockUntil`.
+   */
+  claimLoginAttempt (userId: string, now: string, maxFailures: number, lockUntil: string): Promise<boolean>
   resetFailedLogins (userId: string): Promise<void>
   /** Put the user in `group` of the account, replacing an earlier group there. */
   grant (userId: string, accountId: string, group: string): Promise<void>

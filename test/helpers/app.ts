@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.ts'
-import { AuthService, defaultAuthSettings, type AuthSettings } from '../../src/auth/auth-service.ts'
+import { AuthService, defaultAuthSettings, type AuthSettings, type PasswordCheck } from '../../src/auth/auth-service.ts'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import type { Store } from '../../src/store/store.ts'
 import type { Clock } from '../../src/util/time.ts'
@@ -21,9 +21,9 @@ export interface TestApp {
 export const TEST_PASSWORD = 'correct horse battery'
 
 /** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
-export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
+export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, verify?: PasswordCheck, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
   const { store, url, close } = await freshStore(engine)
-  const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock)
+  const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock, options.verify)
   const app = await buildApp({
     store,
     auth,

@@ -35,15 +35,39 @@ for (const engine of await engineCases()) {
       assert.equal(summary?.numberOfUsers, 1)
     })
 
-    it('counts failed logins and resets them', async () => {
+    it('claims login attempts, locks at the limit, and resets', async () => {
       const u = await store.users.create('bob', 'h')
-      assert.equal(await store.users.recordFailedLogin(u.id, null), 1)
-      assert.equal(await store.users.recordFailedLogin(u.id, '2030-01-01T00:00:00.000Z'), 2)
-      assert.equal((await store.users.findById(u.id))?.locked_until, '2030-01-01T00:00:00.000Z')
+      const now = '2026-01-01T00:00:00.000Z'
+      const until = '2026-01-01T00:15:00.000Z'
+      assert.equal(await store.users.claimLoginAttempt(u.id, now, 3, until), true)
+      assert.equal(await store.users.claimLoginAttempt(u.id, now, 3, until), true)
+      assert.equal((await store.users.findById(u.id))?.locked_until, null)
+      assert.equal(await store.users.claimLoginAttempt(u.id, now, 3, until), true)
+      assert.equal((await store.users.findById(u.id))?.locked_until, until)
+      assert.equal(await store.users.claimLoginAttempt(u.id, now, 3, until), false)
+      assert.equal((await store.users.findById(u.id))?.failed_logins, 3)
+      // Once the lock has run out the count starts again.
+      assert.equal(await store.users.claimLoginAttempt(u.id, until, 3, '2026-01-01T00:30:00.000Z'), true)
+      const relaxed = await store.users.findById(u.id)
+      assert.equal(relaxed?.failed_logins, 1)
+      assert.equal(relaxed?.locked_until, null)
       await store.users.resetFailedLogins(u.id)
       const after = await store.users.findById(u.id)
       assert.equal(after?.failed_logins, 0)
       assert.equal(after?.locked_until, null)
+      // Without a limit attempts are counted and nobody is locked.
+      for (let i = 0; i < 5; i++) assert.equal(await store.users.claimLoginAttempt(u.id, now, 0, until), true)
+      assert.equal((await store.users.findById(u.id))?.locked_until, null)
+    })
+
+    it('lets no more concurrent login attempts through than the limit', async () => {
+      const u = await store.users.create('concurrent-bob', 'h')
+      const now = '2026-01-01T00:00:00.000Z'
+      const claims = await Promise.all(Array.from({ length: 50 }, async () => await store.users.claimLoginAttempt(u.id, now, 5, '2026-01-01T00:15:00.000Z')))
+      assert.equal(claims.filter(Boolean).length, 5)
+      const row = await store.users.findById(u.id)
+      assert.equal(row?.failed_logins, 5)
+      assert.equal(row?.locked_until, '2026-01-01T00:15:00.000Z')
     })
 
     it('stores tokens by hash, deletes families, users\' tokens and expired ones', async () => {

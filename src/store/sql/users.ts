@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, UserRow } from '../schema.ts'
@@ -63,13 +63,20 @@ export class SqlUserStore implements UserStore {
     await this.db.updateTable('users').set({ status, updated_at: new Date().toISOString() }).where('id', '=', userId).execute()
   }
 
-  async recordFailedLogin (userId: string, lockedUntil: string | null): Promise<number> {
+  async claimLoginAttempt (userId: string, now: string, maxFailures: number, lockUntil: string): Promise<boolean> {
+    // The SET expressions read the row as it was; the WHERE is evaluated again on PostgreSQL
+    // after waiting for a concurrent attempt's row lock, and SQLite runs one writer at a time.
+    const count = sql<number>`case when locked_until is not null and locked_until <= ${now} then 1 else failed_logins + 1 end`
+    const lock = maxFailures > 0
+      ? sql<string | null>`case when (${count}) >= ${maxFailures} then ${lockUntil} else null end`
+      : sql<string | null>`null`
     const row = await this.db.updateTable('users')
-      .set(eb => ({ failed_logins: eb('failed_logins', '+', 1), locked_until: lockedUntil }))
+      .set({ failed_logins: count, locked_until: lock })
       .where('id', '=', userId)
+      .where(eb => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
       .returning('failed_logins')
       .executeTakeFirst()
-    return row?.failed_logins ?? 0
+    return row !== undefined
   }
 
   async resetFailedLogins (userId: string): Promise<void> {
