@@ -52,6 +52,7 @@ export const catalog = {
   // Zones.
   ZONE_NOT_FOUND: { status: 404, errorCode: 1801, message: 'Zone does not exist in the system.' },
   ZONE_ALREADY_EXISTS: { status: 400, errorCode: 1802, message: 'Zone already exists in the system.' },
+  ZONE_OVERLAPS_OTHER_ACCOUNT: { status: 400, errorCode: 1891, message: 'Zone {0} is inside or above a zone of another account.' },
   ZONE_NAME_INVALID: { status: 400, errorCode: 2507, message: 'Invalid zone name.' },
 
   // Tasks.

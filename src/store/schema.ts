@@ -70,6 +70,8 @@ export interface ZoneTable {
   original_zone_id: string | null
   /** The owning account's name key, denormalised for the zone list's ACCOUNT_NAME order. */
   account_name_key: string | null
+  /** Migration 0010: `name` with its characters reversed, for the zones below a name. */
+  name_reversed: string | null
   created_at: string
   updated_at: string
 }

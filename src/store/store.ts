@@ -171,6 +171,14 @@ export interface ZoneStore {
   findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
   /** Whether a zone of this name exists in any account. */
   exists (name: string): Promise<boolean>
+  /**
+   * Zones of accounts other than `accountId` named one of `ancestors` or whose names end in
+   * `.name` (maybe below it: the caller compares labels), at most `limit`. On PostgreSQL it first
+   * takes a transaction lock that zone creations share, so two creations cannot both pass this
+   * check before either inserts (SQLite write transactions are serialised already); call it in
+   * the transaction that creates the zone.
+   */
+  othersAround (name: string, ancestors: readonly string[], accountId: string, limit: number): Promise<Array<{ name: string, accountId: string }>>
   findById (id: string): Promise<ZoneWithAccount | undefined>
   /**
    * Read a zone for a change inside a transaction, locking its row until the transaction ends

@@ -1,9 +1,9 @@
 import { recordChange } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { ZoneRow } from '../store/schema.ts'
-import type { Zone, ZoneWithAccount } from '../store/store.ts'
+import type { Store, Zone, ZoneWithAccount } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
-import { nameToString, parseName } from '../zone/name.ts'
+import { isSubdomain, nameKey, nameToString, parentName, parseName, type WireName } from '../zone/name.ts'
 import { newZoneRecords } from '../zone/new-zone.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import type { ZoneRecord } from '../zone/record.ts'
@@ -81,6 +81,24 @@ async function originalPrimary (deps: ZoneDeps, caller: Caller, name: unknown, f
   return zone
 }
 
+/**
+ * Refuse a name that is taken: a zone of that name in any account (1802), or a zone of another
+ * account below or above it (1891: `sub.their-zone.test.` would let one account publish names in
+ * another's domain). Checked before any work and again in the transaction that creates the zone;
+ * zones inside one account may nest (delegations).
+ *
+ * @throws ZonalError ZONE_ALREADY_EXISTS, ZONE_OVERLAPS_OTHER_ACCOUNT
+ */
+export async function refuseTakenName (store: Store, origin: WireName, name: string, accountId: string): Promise<void> {
+  if (await store.zones.exists(name)) throw new ZonalError('ZONE_ALREADY_EXISTS')
+  const ancestors: string[] = []
+  for (let up = parentName(origin); up.length > 1; up = parentName(up)) ancestors.push(nameKey(up))
+  for (const other of await store.zones.othersAround(name, ancestors, accountId, 64)) {
+    const wire = parseName(other.name)
+    if (isSubdomain(wire, origin) || isSubdomain(origin, wire)) throw new ZonalError('ZONE_OVERLAPS_OTHER_ACCOUNT', name)
+  }
+}
+
 /** The serial of the SOA among records (0 when there is none). */
 function soaSerial (records: readonly ZoneRecord[]): number {
   const soa = records.find(r => r.type === RRType.SOA)
@@ -101,7 +119,7 @@ function withSerial (r: ZoneRecord, serial: number): ZoneRecord {
  * its records, in one transaction with its audit record.
  *
  * @throws ZonalError FIELD_REQUIRED (55001), ZONE_TYPE_INVALID, ZONE_CREATE_TYPE_INVALID,
- *   ZONE_NAME_INVALID, ZONE_ALREADY_EXISTS, PERMISSION_DENIED, ZONE_ORIGINAL_NOT_PRIMARY,
+ *   ZONE_NAME_INVALID, ZONE_ALREADY_EXISTS, ZONE_OVERLAPS_OTHER_ACCOUNT, PERMISSION_DENIED, ZONE_ORIGINAL_NOT_PRIMARY,
  *   ZONE_FILE_REQUIRED, ZONE_FILE_INVALID, and the section errors (1200xx, 53002).
  */
 export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown, file?: string): Promise<Zone> {
@@ -129,6 +147,8 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
   }
   const origin = parseName(name)
   const now = deps.clock()
+  // Checked before any work (parse, copy, transfer), and again in the transaction that creates it.
+  await refuseTakenName(deps.store, origin, name, membership.accountId)
 
   let records: ZoneRecord[] = []
   let uploaded: PackedUpload | undefined
@@ -182,11 +202,12 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
     detail = `ALIAS of ${original.name}`
   }
 
-  // An existing name fails the insert below (unique name): 1802, with nothing written.
+  // A name taken since the check above fails here or at the insert (unique name), with nothing written.
   const rrsets = uploaded === undefined ? toStoredRrsets(normalizeZone(records, origin).records) : []
   const account = membership
   const packed = uploaded
   return await deps.store.transaction(async (tx) => {
+    await refuseTakenName(tx, origin, name, account.accountId)
     const zone = await tx.zones.create({
       accountId: account.accountId,
       accountNameKey: account.accountName.toLowerCase(),

@@ -10,6 +10,7 @@ import * as m0006 from './0006-audit-object.ts'
 import * as m0007 from './0007-record-text.ts'
 import * as m0008 from './0008-zone-settings.ts'
 import * as m0009 from './0009-zone-snapshots.ts'
+import * as m0010 from './0010-zone-name-reversed.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -25,7 +26,8 @@ const migrations: Record<string, EngineMigration> = {
   '0006-audit-object': m0006,
   '0007-record-text': m0007,
   '0008-zone-settings': m0008,
-  '0009-zone-snapshots': m0009
+  '0009-zone-snapshots': m0009,
+  '0010-zone-name-reversed': m0010
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

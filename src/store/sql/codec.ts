@@ -15,6 +15,15 @@ function json<T> (text: string | null, fallback: T): T {
   return text === null ? fallback : JSON.parse(text) as T
 }
 
+/**
+ * `zones.name_reversed`: a zone name with its characters in reverse order (by code point, as
+ * PostgreSQL's `reverse`), so the zones below a name are one index range (`example.org.` →
+ * `.gro.elpmaxe`; every zone below it starts with `.gro.elpmaxe.`).
+ */
+export function reversedName (name: string): string {
+  return [...name].reverse().join('')
+}
+
 const flag = (v: number): boolean => Number(v) === 1
 const bit = (v: boolean): number => v ? 1 : 0
 const orNull = (v: object | null): string | null => v === null ? null : JSON.stringify(v)

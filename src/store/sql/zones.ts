@@ -4,7 +4,7 @@ import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
 import type { NewZone, Scope, Zone, ZoneChanges, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
-import { decodeZone, encodeSettings, newSettingsColumns } from './codec.ts'
+import { decodeZone, encodeSettings, newSettingsColumns, reversedName } from './codec.ts'
 
 /** The column each list order sorts by (then by name, which is unique). */
 const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_count' | 'z.zone_type'> = {
@@ -27,6 +27,9 @@ interface ListHints {
   hideStatus: boolean
 }
 const NO_HINTS: ListHints = { hideScope: false, hideStatus: false }
+/** The PostgreSQL advisory lock key zone creations share (`othersAround`). */
+const ZONE_NAMES_LOCK = 0x7a6e_616d
+
 /** From this many zones in the caller's accounts, a sorted page walks the order index. */
 const LARGE_SCOPE = 10_000
 
@@ -63,6 +66,7 @@ export class SqlZoneStore implements ZoneStore {
       ...newSettingsColumns(zone.settings),
       original_zone_id: zone.originalZoneId ?? null,
       account_name_key: zone.accountNameKey,
+      name_reversed: reversedName(zone.name),
       created_at: now,
       updated_at: now
     }
@@ -90,6 +94,22 @@ export class SqlZoneStore implements ZoneStore {
 
   async exists (name: string): Promise<boolean> {
     return (await this.db.selectFrom('zones').select('id').where('name', '=', name).executeTakeFirst()) !== undefined
+  }
+
+  async othersAround (name: string, ancestors: readonly string[], accountId: string, limit: number): Promise<Array<{ name: string, accountId: string }>> {
+    if (this.engine.name === 'postgres') await sql`select pg_advisory_xact_lock(${ZONE_NAMES_LOCK})`.execute(this.db)
+    // Names below `name` start, reversed, with `reversed + '.'`: the range up to the next character ('.' + 1 is '/').
+    const below = name === '.' ? '.' : reversedName(name) + '.'
+    const end = below.slice(0, -1) + '/'
+    const rows = await this.db.selectFrom('zones').select(['name', 'account_id'])
+      .where('account_id', '<>', accountId)
+      .where(eb => eb.or([
+        eb.and([eb('name_reversed', '>=', below), eb('name_reversed', '<', end)]),
+        ...(ancestors.length === 0 ? [] : [eb('name', 'in', [...ancestors])])
+      ]))
+      .limit(limit)
+      .execute()
+    return rows.map(r => ({ name: r.name, accountId: r.account_id }))
   }
 
   async findById (id: string): Promise<ZoneWithAccount | undefined> {

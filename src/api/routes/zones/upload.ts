@@ -4,23 +4,29 @@ import type { TSchema } from 'typebox'
 import { ZonalError } from '../../../errors/catalog.ts'
 import type { TaskRow } from '../../../store/schema.ts'
 import { UPLOAD_ZONE, type UploadZonePayload } from '../../../tasks/jobs/upload-zone.ts'
-import type { Caller, ZoneDeps } from '../../../zones/context.ts'
+import { parseName } from '../../../zone/name.ts'
+import { zoneNameFrom, type Caller, type ZoneDeps } from '../../../zones/context.ts'
+import { refuseTakenName } from '../../../zones/create.ts'
 
 /** Zone files larger than this (in characters) are parsed by a background task (202 + X-Task-Id). */
 export const UPLOAD_SYNC_LIMIT = 512 * 1024
 
 /**
- * Queue an upload as a task. The account is resolved now (the task belongs to it); everything
- * else is checked by the task, with the rules of a synchronous create.
+ * Queue an upload as a task. The account is resolved now (the task belongs to it) and a taken
+ * name refused (an existing zone, or one inside or above another account's zone); everything else is checked by the task, with
+ * the rules of a synchronous create.
  */
 export async function createUploadTask (zones: ZoneDeps, caller: Caller, upload: { zone: unknown, file: string }): Promise<TaskRow> {
-  const props = (upload.zone as { properties?: { accountName?: unknown } } | undefined)?.properties
+  const props = (upload.zone as { properties?: { accountName?: unknown, name?: unknown } } | undefined)?.properties
   const named = typeof props?.accountName === 'string' ? caller.principal.membership(props.accountName) : undefined
   const creatable = caller.principal.memberships.filter(m => caller.principal.can(m.accountId, 'create'))
   const account = named ?? (creatable.length === 1 ? creatable[0] : undefined)
   if (account === undefined || !caller.principal.can(account.accountId, 'create')) {
     throw new ZonalError('PERMISSION_DENIED', 'create zones in this account')
   }
+  // A taken name is refused now, not after the task has parsed the file.
+  const name = typeof props?.name === 'string' && props.name.trim() !== '' ? zoneNameFrom(props.name) : undefined
+  if (name !== undefined) await refuseTakenName(zones.store, parseName(name), name, account.accountId)
   const payload: UploadZonePayload = { userId: caller.principal.userId, ipAddress: caller.actor.ipAddress, body: upload.zone, file: upload.file }
   return await zones.store.tasks.create({ accountId: account.accountId, userId: caller.principal.userId, kind: UPLOAD_ZONE, message: 'Pending', payload })
 }
