@@ -228,6 +228,15 @@ for (const engine of await engineCases()) {
       assert.equal(await exists('nul.test'), false)
     })
 
+    it('holds a plain field part to the body limit, as a file part (413, not a field cut short)', async () => {
+      const big = ZONE_FILE + Array.from({ length: 3000 }, (_, i) => `h${i} IN A 192.0.2.${i % 250}\n`).join('')
+      assert.ok(big.length > 64 * 1024)
+      const res = await upload(multipart([{ disposition: 'name="zone"', content: zoneJson('bigfield.test') }, { disposition: 'name="file"', content: big }]))
+      assert.equal(res.statusCode, 413, res.body)
+      assert.deepEqual(res.json(), [{ errorCode: 413, errorMessage: 'Request body is larger than the limit of 65536 bytes.' }])
+      assert.equal(await exists('bigfield.test'), false)
+    })
+
     it('answers integers beyond 2^53 in a query with 400 53005 naming the field, on every paged list', async () => {
       const huge = '99999999999999999999999'
       for (const url of [`/v1/tasks?offset=${huge}`, `/v1/tasks?limit=${huge}`, `/v1/tasks?offset=-${huge}`]) {
