@@ -84,7 +84,10 @@ export function clientErrorHandler (this: FastifyInstance, error: Error, socket:
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   const refused = clientErrorOf(err, this.server)
   this.log.debug({ code: err.code, status: refused.status }, 'refused a request the HTTP parser could not read')
-  if (!socket.writable) {
+  // As Node's own handler: no answer once a response on this connection has begun (a pipelined
+  // request after it), which the bytes would corrupt.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage
+  if (!socket.writable || inFlight?.headersSent === true) {
     socket.destroy()
     return
   }
