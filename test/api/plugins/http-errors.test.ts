@@ -135,6 +135,27 @@ describe('HTTP-level errors in the catalog shape', () => {
     assert.deepEqual(list(await t.app.inject({ method: 'PATCH', url: '/v1/no/such/path' })), [{ errorCode: 404, errorMessage: 'Status Code 404' }])
   })
 
+  it('bounds every integer of every request in the OpenAPI document (one rule for all routes)', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
+    const unbounded: string[] = []
+    const walk = (node: unknown, at: string): void => {
+      if (typeof node !== 'object' || node === null) return
+      const schema = node as Record<string, unknown>
+      if (schema.type === 'integer' && (typeof schema.maximum !== 'number' || typeof schema.minimum !== 'number')) unbounded.push(at)
+      for (const [key, value] of Object.entries(schema)) walk(value, `${at}/${key}`)
+    }
+    let integers = 0
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: unknown[], requestBody?: unknown }>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        walk(op.parameters, `${method} ${path} parameters`)
+        walk(op.requestBody, `${method} ${path} requestBody`)
+        integers += JSON.stringify([op.parameters, op.requestBody]).split('"integer"').length - 1
+      }
+    }
+    assert.ok(integers > 5, `only ${integers} integers found`)
+    assert.deepEqual(unbounded, [])
+  })
+
   it('maps a request timeout to 408 and writes raw answers as complete HTTP responses', () => {
     const timeout = clientErrorOf(Object.assign(new Error('timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' }))
     const res = parseResponse(rawErrorResponse(timeout))
