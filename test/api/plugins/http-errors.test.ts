@@ -25,7 +25,7 @@ function parseResponse (text: string): RawResponse {
     const colon = line.indexOf(':')
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim()
   }
-  const length = Number(headers['content-length'])
+  const length = Number(headers['content-length'] ?? 0)
   return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine ?? '')?.[1]), headers, body: text.slice(end + 4, end + 4 + length) }
 }
 
@@ -48,8 +48,15 @@ async function rawRequest (port: number, data: string): Promise<RawResponse> {
     socket.on('data', (chunk: Buffer) => {
       text += chunk.toString('latin1')
       const end = text.indexOf('\r\n\r\n')
-      const length = /content-length: *(\d+)/i.exec(text.slice(0, end))?.[1]
-      if (end > 0 && length !== undefined && text.length >= end + 4 + Number(length)) done()
+      if (end < 0) return
+      const head = text.slice(0, end)
+      const length = /content-length: *(\d+)/i.exec(head)?.[1]
+      // A response without Content-Length (Node's own empty answers) is complete with its head
+      // or its last chunk.
+      const complete = length !== undefined
+        ? text.length >= end + 4 + Number(length)
+        : !/transfer-encoding: *chunked/i.test(head) || text.endsWith('0\r\n\r\n')
+      if (complete) done()
     })
     // The server may close while this side is still writing (431): what it answered is read first.
     socket.on('error', () => {})
