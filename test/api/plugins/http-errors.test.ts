@@ -170,6 +170,14 @@ describe('HTTP-level errors in the catalog shape', () => {
     assert.equal(res.headers.connection, 'close')
     assert.deepEqual(list(res), [{ errorCode: 408, errorMessage: 'The request was not received in time.' }])
   })
+
+  it('tells a request line over the limit (414) from headers over it (431) by the bytes the parser stopped in', () => {
+    const overflow = (packet: string) => clientErrorOf(Object.assign(new Error('Header overflow'), { code: 'HPE_HEADER_OVERFLOW', rawPacket: Buffer.from(packet), bytesParsed: packet.length })).status
+    assert.equal(overflow(`GET /v1/zones?q=${'a'.repeat(100)}`), 414)
+    assert.equal(overflow(`GET /v1/zones HTTP/1.1\r\nX-Filler: ${'v'.repeat(100)}`), 431)
+    // A URL that arrives over several reads and overflows in a later one: 431, as documented.
+    assert.equal(overflow('a'.repeat(100)), 431)
+  })
 })
 
 describe('the token endpoint answers every error as one object', () => {
