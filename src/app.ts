@@ -15,7 +15,9 @@ import { registerAuth } from './api/plugins/auth.ts'
 import { reportRoutes } from './api/routes/reports/index.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
 import { registerTextGuard } from './api/plugins/text-guard.ts'
+import { registerIntegerBounds } from './api/plugins/integer-bounds.ts'
 import { registerErrorHandler } from './api/plugins/error-handler.ts'
+import { httpErrorOptions, MAX_PARAM_LENGTH, registerHttpErrors } from './api/plugins/http-errors.ts'
 import { registerMetrics } from './api/plugins/metrics.ts'
 import { openapiOptions } from './api/plugins/openapi.ts'
 import { registerRateLimit } from './api/plugins/rate-limit.ts'
@@ -28,6 +30,7 @@ import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
 import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
+import { MULTIPART_LIMITS } from './api/routes/zones/upload.ts'
 import type { ZoneDeps } from './zones/context.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
@@ -62,8 +65,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
 export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     ...(deps.logger === undefined ? { logger: false } : { loggerInstance: deps.logger }),
+    ...httpErrorOptions,
     bodyLimit: deps.config.bodyLimit,
-    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: 1024 },
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true, maxParamLength: MAX_PARAM_LENGTH },
     rewriteUrl: rewriteVersionPrefix,
     genReqId: (req) => {
       const given = req.headers['x-request-id']
@@ -73,6 +77,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: false, useDefaults: true, keywords: ['x-examples'] } }
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  registerHttpErrors(app)
+  registerIntegerBounds(app)
   registerContentTypes(app)
   registerTextGuard(app)
   registerErrorHandler(app)
@@ -107,7 +113,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     schema: { tags: ['system'], operationId: 'getOpenApiDocument', summary: 'This OpenAPI document' }
   }, async () => app.swagger())
 
-  await app.register(multipart, { limits: { fileSize: deps.config.bodyLimit, files: 2, fields: 4, parts: 4 } })
+  await app.register(multipart, { limits: { ...MULTIPART_LIMITS, fileSize: deps.config.bodyLimit, fieldSize: deps.config.bodyLimit } })
   registerAuth(app, deps.auth)
   await app.register(systemRoutes)
   await app.register(authorizationRoutes, { auth: deps.auth })

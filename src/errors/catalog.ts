@@ -28,6 +28,15 @@ export const catalog = {
   TOO_MANY_REQUESTS: { status: 429, errorCode: 340001, message: 'Too many requests.' },
   INTERNAL: { status: 500, errorCode: 9999, message: 'System Error. Request id: {0}' },
   DATA_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found.' },
+  // Refused before any route reads the request (src/api/plugins/http-errors.ts); none repeats
+  // what the client sent.
+  HTTP_MALFORMED: { status: 400, errorCode: 53005, message: 'Invalid input: the request is not valid HTTP ({0}).' },
+  HOST_HEADER_REQUIRED: { status: 400, errorCode: 70001, message: 'Header not found: Host (required in HTTP/1.1).' },
+  URI_TOO_LONG: { status: 414, errorCode: 414, message: 'Request URI is too long: {0}.' },
+  HEADERS_TOO_LARGE: { status: 431, errorCode: 431, message: 'Request header fields are larger than the limit of {0} bytes.' },
+  REQUEST_TIMEOUT: { status: 408, errorCode: 408, message: 'The request was not received in time.' },
+  EXPECTATION_FAILED: { status: 417, errorCode: 417, message: 'Expectation Failed: only "Expect: 100-continue" is supported.' },
+  MULTIPART_TOO_MANY_PARTS: { status: 400, errorCode: 53005, message: 'Invalid input: a multipart request takes at most {0} {1} (a zone upload is a zone part and a file part).' },
 
   // Authentication (single-object bodies, as the real token endpoint answers).
   AUTH_TOKEN_INVALID: { status: 401, errorCode: 60001, message: 'Unauthorized. Token not found, expired or invalid.', shape: 'object' },

@@ -67,16 +67,22 @@ describe('API conventions', () => {
       assert.equal(token.json().errorMessage, 'invalid_request:Invalid input: the request body is not valid JSON.')
     })
 
-    it('answers an unsupported content type with 415', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: '<x/>', headers: { 'content-type': 'application/xml' } })
+    it('answers an unsupported content type with 415 in list form (a single object at the token endpoint)', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/zones', payload: '<x/>', headers: { 'content-type': 'application/xml', ...auth() } })
       assert.equal(res.statusCode, 415)
       assert.equal(res.json()[0].errorCode, 240002)
+      const token = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: '<x/>', headers: { 'content-type': 'application/xml' } })
+      assert.equal(token.statusCode, 415)
+      assert.equal(token.json().errorCode, 240002)
     })
 
-    it('answers an oversized body with 413', async () => {
-      const res = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: JSON.stringify({ grant_type: 'x'.repeat(70 * 1024) }), headers: { 'content-type': 'application/json' } })
+    it('answers an oversized body with 413 in list form (a single object at the token endpoint)', async () => {
+      const res = await t.app.inject({ method: 'POST', url: '/zones', payload: JSON.stringify({ properties: { name: 'x'.repeat(70 * 1024) } }), headers: { 'content-type': 'application/json', ...auth() } })
       assert.equal(res.statusCode, 413)
       assert.deepEqual(res.json(), [{ errorCode: 413, errorMessage: 'Request body is larger than the limit of 65536 bytes.' }])
+      const token = await t.app.inject({ method: 'POST', url: '/authorization/token', payload: JSON.stringify({ grant_type: 'x'.repeat(70 * 1024) }), headers: { 'content-type': 'application/json' } })
+      assert.equal(token.statusCode, 413)
+      assert.deepEqual(token.json(), { errorCode: 413, errorMessage: 'Request body is larger than the limit of 65536 bytes.' })
     })
 
     it('names the field a validation failure is about', async () => {

@@ -22,20 +22,26 @@ declare module 'fastify' {
     /** Maps this route's body validation errors to catalog errors before the generic mapping. */
     validationError?: ValidationErrorMapper
     /**
-     * Every 400 of the route is a single object (`AUTH_INVALID_REQUEST` when its error is a list
-     * one), as the real token endpoint answers: clients read its errors as one object.
+     * Every error of the route is a single object, as the real token endpoint answers: clients
+     * read its errors as one object. A 400 of a list entry becomes `AUTH_INVALID_REQUEST`
+     * (60006 "invalid_request:…"); other statuses (413, 415, 429, 500…) keep their code.
      */
     objectErrors?: boolean
   }
 }
 
-/** Send a catalog error in its wire shape. */
+/**
+ * Send a catalog error in its wire shape: the entry's own, or a single object on a route with
+ * `config.objectErrors` (the token endpoint), whatever sends it (error handler, rate limit…).
+ */
 export function sendError (reply: FastifyReply, err: ZonalError): FastifyReply {
   if (err.code === 'TOO_MANY_REQUESTS' || err.code === 'AUTH_ADDRESS_THROTTLED') {
     const wait = err.params[0]
     if (wait !== undefined) reply.header('retry-after', String(wait))
   }
-  return reply.code(err.status).type('application/json').send(renderError(err))
+  const asObject = reply.request.routeOptions.config?.objectErrors === true && err.def.shape !== 'object'
+  const error = asObject && err.status === 400 ? new ZonalError('AUTH_INVALID_REQUEST', err.message) : err
+  return reply.code(error.status).type('application/json').send(renderError(error, asObject ? 'object' : error.def.shape))
 }
 
 /**
@@ -88,12 +94,10 @@ export function toZonalError (err: unknown, request: FastifyRequest): ZonalError
   return new ZonalError('INTERNAL', request.id)
 }
 
-/** One error handler and one not-found handler for the whole API (STYLE.md §4.3). */
+/**
+ * One error handler for the whole API (STYLE.md §4.3); the not-found handler and the errors
+ * before routing are in `http-errors.ts`.
+ */
 export function registerErrorHandler (app: FastifyInstance): void {
-  app.setErrorHandler((err, request, reply) => {
-    const error = toZonalError(err, request)
-    const asObject = request.routeOptions.config?.objectErrors === true && error.status === 400 && error.def.shape !== 'object'
-    return sendError(reply, asObject ? new ZonalError('AUTH_INVALID_REQUEST', error.message) : error)
-  })
-  app.setNotFoundHandler((_request, reply) => sendError(reply, new ZonalError('ROUTE_NOT_FOUND')))
+  app.setErrorHandler((err, request, reply) => sendError(reply, toZonalError(err, request)))
 }

@@ -33,10 +33,8 @@ function errorResponses (url: string, isPublic: boolean, hasInput: boolean): Rec
   const responses: Record<string, TSchema> = {}
   if (url === TOKEN_URL) {
     responses[400] = object('Token request refused (single object with the OAuth2 error beside the UltraDNS one)', example('AUTH_INVALID_GRANT'))
-    responses[429] = Type.Union([Type.Array(ErrorItem), Type.Object(ErrorObject.properties)], {
-      description: 'Too many requests, or too many failed logins from this address; Retry-After says when to try again',
-      examples: [example('AUTH_ADDRESS_THROTTLED', '60')]
-    })
+    responses[429] = object('Too many requests, or too many failed logins from this address (a single object); Retry-After says when to try again',
+      example('AUTH_ADDRESS_THROTTLED', '60'), { errorCode: catalog.TOO_MANY_REQUESTS.errorCode, errorMessage: catalog.TOO_MANY_REQUESTS.message })
     return responses
   }
   if (hasInput) responses[400] = list('Invalid input: [{errorCode, errorMessage}]', example('INVALID_INPUT', 'changeComment must NOT have more than 512 characters'), example('FIELD_REQUIRED', 'properties'))

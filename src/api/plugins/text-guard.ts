@@ -8,7 +8,7 @@ const MAX_DEPTH = 32
  * Where in `value` a string holds a NUL character, as a field path (`properties.name`,
  * `rdata[0]`), or undefined. Keys are looked at too.
  */
-function nulAt (value: unknown, path: string, depth: number): string | undefined {
+export function nulAt (value: unknown, path: string, depth = 0): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? path : undefined
   if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || ArrayBuffer.isView(value)) return undefined
   if (Array.isArray(value)) {

@@ -2,6 +2,7 @@ import '@fastify/multipart'
 import type { FastifyRequest } from 'fastify'
 import type { TSchema } from 'typebox'
 import { ZonalError } from '../../../errors/catalog.ts'
+import { nulAt } from '../../plugins/text-guard.ts'
 import type { TaskRow } from '../../../store/schema.ts'
 import { UPLOAD_ZONE, type UploadZonePayload } from '../../../tasks/jobs/upload-zone.ts'
 import { parseName } from '../../../zone/name.ts'
@@ -31,8 +32,49 @@ export async function createUploadTask (zones: ZoneDeps, caller: Caller, upload:
   return await zones.store.tasks.create({ accountId: account.accountId, userId: caller.principal.userId, kind: UPLOAD_ZONE, message: 'Pending', payload })
 }
 
-/** A `zone` part that is not JSON (@fastify/multipart parses JSON fields itself and fails with this code). */
-const INVALID_JSON_FIELD = 'FST_INVALID_JSON_FIELD_ERROR'
+/**
+ * The most parts a multipart request may have (`@fastify/multipart` limits; app.ts registers
+ * them): an upload is a zone part and a file part. A part is at most the body limit in size.
+ */
+export const MULTIPART_LIMITS = { files: 2, fields: 4, parts: 4 } as const
+
+/**
+ * The catalog error for what @fastify/multipart or busboy refused while reading the parts, or
+ * undefined for an error of another kind. Busboy's own errors carry no code: whatever it throws
+ * is a body that is not multipart/form-data (no boundary, cut short, bad part headers).
+ */
+function multipartError (err: unknown, request: FastifyRequest): ZonalError | undefined {
+  if (err instanceof ZonalError) return err
+  const code = (err as { code?: unknown }).code
+  switch (code) {
+    case 'FST_INVALID_JSON_FIELD_ERROR': return new ZonalError('MALFORMED_BODY', 'JSON (the zone part)')
+    case 'FST_PARTS_LIMIT': return new ZonalError('MULTIPART_TOO_MANY_PARTS', MULTIPART_LIMITS.parts, 'parts')
+    case 'FST_FILES_LIMIT': return new ZonalError('MULTIPART_TOO_MANY_PARTS', MULTIPART_LIMITS.files, 'file parts')
+    case 'FST_FIELDS_LIMIT': return new ZonalError('MULTIPART_TOO_MANY_PARTS', MULTIPART_LIMITS.fields, 'field parts')
+    case 'FST_REQ_FILE_TOO_LARGE': return new ZonalError('BODY_TOO_LARGE', request.routeOptions.bodyLimit ?? 0)
+    case 'FST_PROTO_VIOLATION': return new ZonalError('INVALID_INPUT', 'a part name is not allowed')
+    case 'FST_MP_PREMATURE_CLOSE': return new ZonalError('MALFORMED_BODY', 'multipart/form-data (cut short)')
+    case undefined: break
+    default: return undefined
+  }
+  if (!(err instanceof Error)) return undefined
+  return /boundary/i.test(err.message)
+    ? new ZonalError('MALFORMED_BODY', 'multipart/form-data (no boundary)')
+    : new ZonalError('MALFORMED_BODY', 'multipart/form-data')
+}
+
+/** Refuse a part's text holding a NUL character, naming the part (never the text). */
+function refuseNul (text: string, what: string): void {
+  if (text.includes('\u0000')) throw new ZonalError('INVALID_INPUT', `${what} contains a NUL character`)
+}
+
+/** Refuse a zone file holding a NUL character, naming its line (zone files write bytes 0 as `\000`). */
+function refuseNulInFile (text: string): void {
+  const at = text.indexOf('\u0000')
+  if (at < 0) return
+  const line = text.slice(0, at).split('\n').length
+  throw new ZonalError('ZONE_FILE_INVALID', `file contains a NUL character at line ${line}; write a zero byte as \\000`)
+}
 
 /**
  * The parts of a zone upload: `zone` (the Zone Create DTO as JSON) and `file` (the BIND text),
@@ -50,21 +92,28 @@ export async function readUpload (request: FastifyRequest, schema: TSchema): Pro
   let file: string | undefined
   try {
     for await (const part of request.parts()) {
+      refuseNul(part.fieldname, 'a part name')
       if (part.type === 'file') {
+        refuseNul(part.filename, `the file name of ${part.fieldname}`)
         const buffer = await part.toBuffer()
         if (part.fieldname === 'file') file = buffer.toString('utf8')
         else if (part.fieldname === 'zone') zone = parseJsonPart(buffer.toString('utf8'))
-      } else if (part.fieldname === 'zone') {
-        zone = part.mimetype === 'application/json' ? part.value : parseJsonPart(String(part.value))
-      } else if (part.fieldname === 'file') {
-        file = String(part.value)
+      } else {
+        if (part.valueTruncated) throw new ZonalError('BODY_TOO_LARGE', request.routeOptions.bodyLimit ?? 0)
+        if (part.fieldname === 'zone') {
+          zone = part.mimetype === 'application/json' ? part.value : parseJsonPart(String(part.value))
+        } else if (part.fieldname === 'file') {
+          file = String(part.value)
+        }
       }
     }
   } catch (err) {
-    if ((err as { code?: unknown }).code === INVALID_JSON_FIELD) throw new ZonalError('MALFORMED_BODY', 'JSON (the zone part)')
-    throw err
+    throw multipartError(err, request) ?? err
   }
   if (zone === undefined || file === undefined) throw new ZonalError('ZONE_FILE_REQUIRED')
+  const nul = nulAt(zone, '')
+  if (nul !== undefined) throw new ZonalError('INVALID_INPUT', `${nul === '' ? 'the zone part' : nul} contains a NUL character`)
+  refuseNulInFile(file)
   const validate = request.compileValidationSchema(schema, 'body')
   if (validate(zone) !== true) {
     throw Object.assign(new Error('invalid zone part'), { validation: validate.errors ?? [], validationContext: 'body' })
