@@ -20,7 +20,10 @@ export interface DnsWorkerConfig {
   hosts: string[]
   /** The shared port, chosen by the main thread; every worker binds it with SO_REUSEPORT. */
   port: number
+  /** This worker's share of the connection limit, and the per-client limit (not shared out). */
   tcp: TcpLimits
+  /** The per-client TCP connection counts of every worker; this one counts in region `slot`. */
+  tcpClients: SharedArrayBuffer
   /** This worker's share of the response rate limit; none when limiting is off. */
   rateLimit?: RateLimitOptions
   /** Capture answered queries and hand them to the main thread (in batches). */
