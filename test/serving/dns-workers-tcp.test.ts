@@ -1,7 +1,8 @@
 /**
  * DNS over TCP limits with the listeners in worker threads: the per-client limit holds over
  * every worker (one count shared by all), a full worker makes room for a new client by closing
- * its connection idle the longest, and a worker started again gives back its connections' places.
+ * its connection idle the longest, and a worker started again gives back its connections' places;
+ * and the settings as the service reads them, with DNS on the main thread and in workers.
  * Clients come from several loopback addresses (all of 127/8 is local on Linux).
  */
 import assert from 'node:assert/strict'
@@ -10,6 +11,7 @@ import { decodeMessage } from '../../src/dns/wire/message.ts'
 import { exampleIndex, frame, query, TcpClient } from '../helpers/dns-clients.ts'
 import { serveInWorkers, type WorkerServer } from '../helpers/dns-workers.ts'
 import { eventually } from '../helpers/named.ts'
+import { startTestService } from '../helpers/service.ts'
 
 /** Ask on `c`: true when answered, false when the server closed the connection instead. */
 async function answered (c: TcpClient, id: number): Promise<boolean> {
@@ -86,4 +88,32 @@ describe('DNS over TCP limits in worker threads', () => {
     // Restarting is logged as a problem: this one was asked for.
     server.problems.length = 0
   })
+})
+
+describe('DNS over TCP limits as the service is configured', () => {
+  for (const workers of ['0', '2']) {
+    it(`takes ZONAL_DNS_TCP_MAX_PER_CLIENT and ZONAL_DNS_TCP_MAX_CONNECTIONS with ${workers === '0' ? 'DNS on the main thread' : 'two DNS workers'}`, async () => {
+      const t = await startTestService('admin password', { ZONAL_DNS_WORKERS: workers, ZONAL_DNS_TCP_MAX_PER_CLIENT: '2', ZONAL_DNS_TCP_MAX_CONNECTIONS: '4' })
+      const clients: TcpClient[] = []
+      const open = async (from: string): Promise<TcpClient> => {
+        const c = await TcpClient.open('127.0.0.1', t.service.dns.port, from)
+        clients.push(c)
+        return c
+      }
+      try {
+        // No zone: the answers are REFUSED, answers all the same.
+        const outcomes: boolean[] = []
+        for (let i = 0; i < 6; i++) outcomes.push(await answered(await open('127.0.4.1'), 100 + i))
+        assert.deepEqual(outcomes, [true, true, false, false, false, false])
+        // Two more clients fill the pool (of 2 for each of two workers, or 4); a fourth is
+        // answered all the same.
+        for (const from of ['127.0.4.2', '127.0.4.3', '127.0.4.4']) {
+          for (let i = 0; i < 2; i++) assert.ok(await answered(await open(from), 200 + i), `${from} is answered`)
+        }
+      } finally {
+        for (const c of clients) c.close()
+        await t.stop()
+      }
+    })
+  }
 })
