@@ -2,7 +2,7 @@ import type { QueryBatch } from '../analytics/query-batch.ts'
 import type { JournalStep, ZoneServedSettings, ZoneSnapshot } from '../dns/index/zone-data.ts'
 import type { Client } from '../dns/server/handle-query.ts'
 import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
-import type { TcpLimits } from '../dns/server/tcp-listener.ts'
+import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
 import type { AppliedStep } from './zone-sync.ts'
 

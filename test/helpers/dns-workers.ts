@@ -1,6 +1,6 @@
 import type { ZoneIndex } from '../../src/dns/index/zone-index.ts'
 import { probePort } from '../../src/dns/server/listeners.ts'
-import type { TcpLimits } from '../../src/dns/server/tcp-listener.ts'
+import type { TcpLimits } from '../../src/dns/server/tcp-pool.ts'
 import { DnsWorkers } from '../../src/serving/dns-workers.ts'
 
 export interface WorkerServer {
