@@ -9,7 +9,7 @@ export interface TcpLimits {
   /**
    * Connections open at once from one client (an IPv4 address, an IPv6 /64), over every
    * listener and thread sharing one {@link TcpClientCounts} table; 0 for no such limit.
-   * Default {@link DEFAULT_TCP_LIMITS}' (25).
+   * Default 25 ({@link DEFAULT_TCP_LIMITS}).
    */
   maxPerClient?: number
 }

@@ -5,7 +5,7 @@
  * loopback addresses: all of 127/8 is local on Linux), and frames that are empty or garbage.
  */
 import assert from 'node:assert/strict'
-import type { AddressInfo, Server } from 'node:net'
+import type { AddressInfo, Server, Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
 import { TcpPool, type TcpLimits } from '../../../src/dns/server/tcp-pool.ts'
@@ -15,7 +15,7 @@ import { eventually } from '../../helpers/named.ts'
 
 const pause = async (ms: number): Promise<void> => await new Promise(resolve => setTimeout(resolve, ms))
 
-async function serve (limits: TcpLimits, errors: unknown[], transfer?: (request: Uint8Array) => Promise<boolean>): Promise<{ server: Server, port: number, pool: TcpPool }> {
+async function serve (limits: TcpLimits, errors: unknown[], transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>): Promise<{ server: Server, port: number, pool: TcpPool }> {
   const pool = new TcpPool(limits)
   const server = await listenTcp('127.0.0.1', 0, { index: exampleIndex() }, err => errors.push(err), limits, transfer, pool)
   return { server, port: (server.address() as AddressInfo).port, pool }
@@ -215,6 +215,43 @@ describe('TCP listener limits', () => {
       assert.ok(await answered(fourth, 4))
       await busy.waitClosed()
       assert.ok(await answered(second, 5))
+    } finally {
+      for (const c of clients) c.close()
+      await stop(server)
+    }
+    assert.deepEqual(errors, [])
+  })
+
+  it('never closes a connection with a response left to send, though idle the longest', async () => {
+    const errors: unknown[] = []
+    let stuck: (() => void) | undefined
+    const written = new Promise<void>(resolve => { stuck = resolve })
+    // A query with id 2000 is answered with 32 MiB at once: more than the kernel buffers hold
+    // while the client does not read, so the rest waits in the server's socket.
+    const transfer = async (request: Uint8Array, socket: Socket): Promise<boolean> => {
+      if (((request[0]! << 8) | request[1]!) !== 2000) return false
+      socket.write(Buffer.alloc(32 << 20))
+      assert.ok(socket.writableLength > 0)
+      stuck!()
+      return true
+    }
+    const { server, port, pool } = await serve({ idleMs: 60_000, maxConnections: 2 }, errors, transfer)
+    const clients: TcpClient[] = []
+    try {
+      const slow = await TcpClient.open('127.0.0.1', port, '127.0.0.1')
+      clients.push(slow)
+      slow.socket.pause()
+      slow.write(frame(query(2000, 'example.org.', 'AXFR')))
+      await written
+      const idle = await TcpClient.open('127.0.0.1', port, '127.0.0.2')
+      clients.push(idle)
+      assert.ok(await answered(idle, 1))
+      const newcomer = await TcpClient.open('127.0.0.1', port, '127.0.0.3')
+      clients.push(newcomer)
+      assert.ok(await answered(newcomer, 2))
+      await idle.waitClosed()
+      assert.ok(slow.isOpen, 'the connection still sending is kept')
+      assert.equal(pool.evicted, 1)
     } finally {
       for (const c of clients) c.close()
       await stop(server)
