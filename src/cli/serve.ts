@@ -113,7 +113,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       workers: config.dnsWorkers,
       udpBatch: config.dnsUdpBatch,
       node: config.nodeName,
-      tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections },
+      tcp: { idleMs: config.dnsTcpIdleSeconds * 1000, maxConnections: config.dnsTcpMaxConnections, maxPerClient: config.dnsTcpMaxPerClient },
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey),

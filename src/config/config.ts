@@ -17,6 +17,8 @@ export interface Config {
   dnsWorkers: number
   dnsTcpIdleSeconds: number
   dnsTcpMaxConnections: number
+  /** DNS-over-TCP connections open at once from one client (IPv4 address, IPv6 /64); 0: no limit. */
+  dnsTcpMaxPerClient: number
   /** UDP responses per second per client network and response; 0 turns rate limiting off. */
   dnsRrl: number
   dnsRrlSlip: number
@@ -62,7 +64,8 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DNS_PORT: { default: '1053', description: 'DNS port; `0` picks a port free on every address (logged).' },
   ZONAL_DNS_WORKERS: { default: '(the number of cores)', description: 'DNS worker threads: each listens on the DNS port (SO_REUSEPORT; the kernel spreads queries over them) and answers from its copy of the zone index, so API work never holds up an answer. A worker that stops is started again. `0` answers DNS on the main thread beside the API. The rate limit and the TCP connection limit are shared out between the workers.' },
   ZONAL_DNS_TCP_IDLE_SECONDS: { default: '10', description: 'Seconds a DNS-over-TCP connection may stay idle before the server closes it (RFC 7766 §6.2.3).' },
-  ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together; a connection over the limit is closed at once.' },
+  ZONAL_DNS_TCP_MAX_CONNECTIONS: { default: '1000', description: 'DNS-over-TCP connections open at once, all addresses together. When all are open, a new connection takes the place of the one idle the longest (no query in flight, nothing left to send); when none is idle, the new one is closed at once.' },
+  ZONAL_DNS_TCP_MAX_PER_CLIENT: { default: '25', description: 'DNS-over-TCP connections open at once from one client (an IPv4 address, an IPv6 /64), counted over every DNS worker; a connection over it is closed at once, so one client cannot take every place. `0` turns it off.' },
   ZONAL_DNS_RRL: { default: '20', description: 'Response rate limiting over UDP: identical responses per second to one client network (IPv4 /24, IPv6 /56); over it, responses are dropped or sent truncated. `0` turns it off. TCP is never limited.' },
   ZONAL_DNS_RRL_SLIP: { default: '2', description: 'Of the UDP responses over the rate limit, every Nth is sent truncated (TC=1, so real clients retry over TCP) and the others dropped; `0` drops them all, `1` truncates them all.' },
   ZONAL_DNS_UDP_BATCH: { default: '1', description: 'UDP queries are read and answered in batches (recvmmsg/sendmmsg, up to 64 datagrams a system call, through the native/udp-batch addon built at install on Linux); where the addon is not built the server reads one datagram at a time (node:dgram) and logs why at start. `0` always uses node:dgram.' },
@@ -147,6 +150,7 @@ export function loadConfig (env: Env = process.env): Config {
     dnsWorkers: int(env, 'ZONAL_DNS_WORKERS', availableParallelism(), 0, 256),
     dnsTcpIdleSeconds: int(env, 'ZONAL_DNS_TCP_IDLE_SECONDS', 10, 1, 3600),
     dnsTcpMaxConnections: int(env, 'ZONAL_DNS_TCP_MAX_CONNECTIONS', 1000, 1, 1_000_000),
+    dnsTcpMaxPerClient: int(env, 'ZONAL_DNS_TCP_MAX_PER_CLIENT', 25, 0, 1_000_000),
     dnsRrl: int(env, 'ZONAL_DNS_RRL', 20, 0, 1_000_000),
     dnsRrlSlip: int(env, 'ZONAL_DNS_RRL_SLIP', 2, 0, 10),
     dnsRrlExempt: rrlExempt(env),

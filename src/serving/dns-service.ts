@@ -3,7 +3,7 @@ import type { Client } from '../dns/server/handle-query.ts'
 import type { QueryCapture } from '../dns/server/query-capture.ts'
 import { listenAll, probePort, type BoundAddress, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
-import { DEFAULT_TCP_LIMITS, type TcpLimits } from '../dns/server/tcp-listener.ts'
+import { DEFAULT_TCP_LIMITS, type TcpLimits } from '../dns/server/tcp-pool.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import { RRType } from '../zone/rrtype.ts'
@@ -47,7 +47,7 @@ export interface DnsServiceOptions {
   workers?: number
   /** The node name captured queries carry (`ZONAL_NODE_NAME`). */
   node?: string
-  /** TCP idle timeout and connection limit (RFC 7766 §6.2.3 defaults when absent). */
+  /** TCP idle timeout, connection limit and per-client limit (RFC 7766 §6.2.3 defaults when absent). */
   tcp?: TcpLimits
   /** UDP response rate limiting; off when absent or at 0 responses per second. */
   rateLimit?: RateLimitOptions
@@ -71,7 +71,8 @@ const WORKER_PORT_ATTEMPTS = 10
  * Start `count` DNS workers on one port. With port 0 a free port is picked first (no shared
  * socket may pick it: see `probePort`); if another program takes it before the workers bind,
  * another is picked. The rate limit and the TCP connection limit are shared out between the
- * workers (the kernel spreads clients over them), so together they keep the configured limits.
+ * workers (the kernel spreads clients over them), so together they keep the configured limits;
+ * the per-client TCP limit is counted in a table all workers share.
  */
 async function startWorkers (opts: DnsServiceOptions, count: number, index: ZoneIndex, created: (workers: DnsWorkers) => void): Promise<DnsWorkers> {
   const rate = opts.rateLimit === undefined || opts.rateLimit.responsesPerSecond === 0
@@ -84,7 +85,7 @@ async function startWorkers (opts: DnsServiceOptions, count: number, index: Zone
       count,
       hosts: [...opts.hosts],
       port,
-      tcp: { idleMs: tcp.idleMs, maxConnections: Math.max(1, Math.ceil(tcp.maxConnections / count)) },
+      tcp: { idleMs: tcp.idleMs, maxConnections: Math.max(1, Math.ceil(tcp.maxConnections / count)), maxPerClient: tcp.maxPerClient ?? DEFAULT_TCP_LIMITS.maxPerClient },
       ...(rate === undefined ? {} : { rateLimit: rate }),
       ...(opts.capture === undefined ? {} : { capture: opts.capture }),
       node: opts.node ?? '',

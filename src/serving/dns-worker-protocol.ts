@@ -2,7 +2,7 @@ import type { QueryBatch } from '../analytics/query-batch.ts'
 import type { JournalStep, ZoneServedSettings, ZoneSnapshot } from '../dns/index/zone-data.ts'
 import type { Client } from '../dns/server/handle-query.ts'
 import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
-import type { TcpLimits } from '../dns/server/tcp-listener.ts'
+import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
 import type { AppliedStep } from './zone-sync.ts'
 
@@ -20,7 +20,10 @@ export interface DnsWorkerConfig {
   hosts: string[]
   /** The shared port, chosen by the main thread; every worker binds it with SO_REUSEPORT. */
   port: number
+  /** This worker's share of the connection limit, and the per-client limit (not shared out). */
   tcp: TcpLimits
+  /** The per-client TCP connection counts of every worker; this one counts in region `slot`. */
+  tcpClients: SharedArrayBuffer
   /** This worker's share of the response rate limit; none when limiting is off. */
   rateLimit?: RateLimitOptions
   /** Capture answered queries and hand them to the main thread (in batches). */

@@ -6,6 +6,7 @@ import type { Client } from '../dns/server/handle-query.ts'
 import { loadUdpBatch } from '../dns/server/udp-batch.ts'
 import { listenAll, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter } from '../dns/server/rate-limiter.ts'
+import { TcpClientCounts } from '../dns/server/tcp-clients.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
 import { shareRotation } from '../dns/answer/rotation.ts'
 import { wireKey } from '../zone/name.ts'
@@ -109,6 +110,7 @@ try {
     hosts: config.hosts,
     port: config.port,
     tcp: config.tcp,
+    tcpClients: new TcpClientCounts(config.tcpClients, config.slot),
     rateLimiter: config.rateLimit === undefined ? undefined : new ResponseRateLimiter(config.rateLimit),
     transfer: transferHandler(index, onError, capture),
     reusePort: true,

@@ -5,7 +5,8 @@ import type { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
 import { QueryFlag, type QueryCapture } from '../dns/server/query-capture.ts'
 import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
-import type { TcpLimits } from '../dns/server/tcp-listener.ts'
+import { clearTcpClientRegion, tcpClientBuffer } from '../dns/server/tcp-clients.ts'
+import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
 import type { CapturedBatch, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 import type { AppliedStep, ZoneFeed } from './zone-sync.ts'
@@ -15,6 +16,7 @@ export interface DnsWorkersOptions {
   hosts: string[]
   /** The port, already known free (see `probePort`). */
   port: number
+  /** Each worker's share of the connection limit, and the per-client limit (over all workers). */
   tcp: TcpLimits
   rateLimit?: RateLimitOptions
   /** Where the workers' captured queries go (on the main thread). */
@@ -99,9 +101,12 @@ export class DnsWorkers implements ZoneFeed {
   private readonly opts: DnsWorkersOptions
   /** Round-robin positions shared by every worker, restarted ones too. */
   private readonly rotation = rotationBuffer()
+  /** Per-client TCP connection counts, a region for each worker (restarted ones reuse theirs). */
+  private readonly tcpClients: SharedArrayBuffer
 
   constructor (opts: DnsWorkersOptions) {
     this.opts = opts
+    this.tcpClients = tcpClientBuffer(opts.count, opts.tcp.maxConnections)
   }
 
   /** The port every worker listens on. */
@@ -231,6 +236,7 @@ export class DnsWorkers implements ZoneFeed {
       hosts: this.opts.hosts,
       port: this.opts.port,
       tcp: this.opts.tcp,
+      tcpClients: this.tcpClients,
       ...(this.opts.rateLimit === undefined ? {} : { rateLimit: this.opts.rateLimit }),
       capture: this.opts.capture !== undefined,
       node: this.opts.node,
@@ -285,6 +291,8 @@ export class DnsWorkers implements ZoneFeed {
       failed?.(new Error(`DNS worker ${i} exited (code ${code}) before listening`))
       slot.listening = false
       if (this.slots[i] !== slot) return
+      // Its connections closed with it: give back their places in the per-client counts.
+      clearTcpClientRegion(this.tcpClients, i)
       // Nothing to wait for from a worker that is gone.
       slot.synced = Number.MAX_SAFE_INTEGER
       this.wake()

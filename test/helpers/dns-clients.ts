@@ -123,8 +123,9 @@ export class TcpClient {
     w?.()
   }
 
-  static async open (host: string, port: number): Promise<TcpClient> {
-    const socket = connect({ host, port })
+  /** `localAddress` picks the client's own address (127.0.0.2 and so on: all of 127/8 is local on Linux). */
+  static async open (host: string, port: number, localAddress?: string): Promise<TcpClient> {
+    const socket = connect({ host, port, ...(localAddress === undefined ? {} : { localAddress }) })
     await guard(new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve)
       socket.once('error', reject)
@@ -150,6 +151,11 @@ export class TcpClient {
 
   async waitClosed (): Promise<void> {
     await guard(this.closed, 'the server to close the connection')
+  }
+
+  /** Whether the connection has closed (as far as this side knows now). */
+  get isOpen (): boolean {
+    return !this.isClosed
   }
 
   close (): void {

@@ -1,5 +1,6 @@
 import type { ZoneIndex } from '../../src/dns/index/zone-index.ts'
 import { probePort } from '../../src/dns/server/listeners.ts'
+import type { TcpLimits } from '../../src/dns/server/tcp-pool.ts'
 import { DnsWorkers } from '../../src/serving/dns-workers.ts'
 
 export interface WorkerServer {
@@ -13,9 +14,10 @@ export interface WorkerServer {
 /**
  * The zones of `index` served as the service serves them: by `count` DNS worker threads on one
  * loopback port (UDP and TCP), each with a snapshot of every zone. Resolves once all answer.
- * `udpBatch` false serves UDP through node:dgram instead of the batched socket.
+ * `udpBatch` false serves UDP through node:dgram instead of the batched socket; `tcp` holds each
+ * worker's TCP limits.
  */
-export async function serveInWorkers (index: ZoneIndex, count = 2, udpBatch = true): Promise<WorkerServer> {
+export async function serveInWorkers (index: ZoneIndex, count = 2, udpBatch = true, tcp: TcpLimits = { idleMs: 10_000, maxConnections: 100 }): Promise<WorkerServer> {
   const port = await probePort(['127.0.0.1'], 0)
   const problems: string[] = []
   const log = (obj: object, msg: string): void => { problems.push(`${msg} ${JSON.stringify(obj)}`) }
@@ -23,7 +25,7 @@ export async function serveInWorkers (index: ZoneIndex, count = 2, udpBatch = tr
     count,
     hosts: ['127.0.0.1'],
     port,
-    tcp: { idleMs: 10_000, maxConnections: 100 },
+    tcp,
     node: 'test',
     udpBatch,
     index,

@@ -1,7 +1,9 @@
 import { isIPv6, type AddressInfo, type Server, type Socket } from 'node:net'
 import type { QueryHandlerOptions } from './handle-query.ts'
 import type { ResponseRateLimiter } from './rate-limiter.ts'
-import { DEFAULT_TCP_LIMITS, listenTcp, type TcpConnections, type TcpLimits } from './tcp-listener.ts'
+import type { TcpClientCounts } from './tcp-clients.ts'
+import { listenTcp } from './tcp-listener.ts'
+import { DEFAULT_TCP_LIMITS, TcpPool, type TcpLimits } from './tcp-pool.ts'
 import { listenUdp, type UdpListener } from './udp-listener.ts'
 import { ZoneIndex } from '../index/zone-index.ts'
 
@@ -11,6 +13,11 @@ export interface ListenOptions {
   /** The one port for every address and both protocols; 0 picks one free everywhere. */
   port: number
   tcp?: TcpLimits
+  /**
+   * The per-client connection counts shared with the other DNS worker threads; without it
+   * this process's listeners count alone.
+   */
+  tcpClients?: TcpClientCounts
   /** Limits UDP responses when given (TCP is never limited). */
   rateLimiter?: ResponseRateLimiter
   /** Answers AXFR/IXFR over TCP (see {@link listenTcp}). */
@@ -48,8 +55,8 @@ const PORT_ATTEMPTS = 20
 /**
  * UDP and TCP listeners on every host, all on one port. With port 0 the first TCP listener
  * picks a free port and the others take the same one; when that port is taken somewhere,
- * everything bound so far is closed and another port is tried. The TCP connection limit
- * counts the connections of every host together.
+ * everything bound so far is closed and another port is tried. The TCP connection limits
+ * count the connections of every host together (one {@link TcpPool}).
  *
  * @throws the bind error (EADDRINUSE, EADDRNOTAVAIL, …) of a fixed port, or of port 0 when no
  * port was found.
@@ -58,7 +65,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
   if (opts.hosts.length === 0) throw new Error('no address to listen on')
   if (opts.reusePort === true && opts.port === 0) throw new Error('a shared port must be chosen first')
   const limits = opts.tcp ?? DEFAULT_TCP_LIMITS
-  const connections: TcpConnections = { open: 0 }
+  const pool = new TcpPool(limits, opts.tcpClients)
   const sockets = new Set<Socket>()
   for (let attempt = 1; ; attempt++) {
     const udp: UdpListener[] = []
@@ -66,7 +73,7 @@ export async function listenAll (handler: QueryHandlerOptions, onError: (err: un
     let port = opts.port
     try {
       for (const host of opts.hosts) {
-        const server = await listenTcp(host, port, handler, onError, limits, opts.transfer, connections, opts.reusePort)
+        const server = await listenTcp(host, port, handler, onError, limits, opts.transfer, pool, opts.reusePort)
         tcp.push(server)
         server.on('connection', (socket: Socket) => {
           sockets.add(socket)

@@ -1,20 +1,63 @@
 /**
  * DNS over TCP (RFC 7766) on real loopback sockets: length framing across and within writes,
- * pipelined queries answered in order, the idle timeout, the connection limit, and frames that
- * are empty or garbage.
+ * pipelined queries answered in order, the idle timeout, the connection limit (a full pool
+ * closes its longest-idle connection for a new one), the per-client limit (clients on other
+ * loopback addresses: all of 127/8 is local on Linux), and frames that are empty or garbage.
  */
 import assert from 'node:assert/strict'
-import type { AddressInfo, Server } from 'node:net'
+import type { AddressInfo, Server, Socket } from 'node:net'
 import { after, before, describe, it } from 'node:test'
-import { listenTcp, type TcpLimits } from '../../../src/dns/server/tcp-listener.ts'
+import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
+import { TcpPool, type TcpLimits } from '../../../src/dns/server/tcp-pool.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { exampleIndex, frame, query, TcpClient } from '../../helpers/dns-clients.ts'
+import { eventually } from '../../helpers/named.ts'
 
 const pause = async (ms: number): Promise<void> => await new Promise(resolve => setTimeout(resolve, ms))
 
-async function serve (limits: TcpLimits, errors: unknown[]): Promise<{ server: Server, port: number }> {
-  const server = await listenTcp('127.0.0.1', 0, { index: exampleIndex() }, err => errors.push(err), limits)
-  return { server, port: (server.address() as AddressInfo).port }
+async function serve (limits: TcpLimits, errors: unknown[], transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>): Promise<{ server: Server, port: number, pool: TcpPool }> {
+  const pool = new TcpPool(limits)
+  const server = await listenTcp('127.0.0.1', 0, { index: exampleIndex() }, err => errors.push(err), limits, transfer, pool)
+  return { server, port: (server.address() as AddressInfo).port, pool }
+}
+
+/** Ask on `c`: true when answered, false when the server closed the connection instead. */
+async function answered (c: TcpClient, id: number): Promise<boolean> {
+  c.write(frame(query(id, 'example.org.', 'A')))
+  const reply = await c.next()
+  if (reply === undefined) return false
+  assert.equal(decodeMessage(reply).id, id)
+  return true
+}
+
+/**
+ * Queries with an id from 1000 up are held in flight (through the transfer hook, which the
+ * listener awaits before answering) until {@link Gate.release}; then answered as usual.
+ */
+class Gate {
+  private open: () => void = () => {}
+  private readonly opened = new Promise<void>(resolve => { this.open = resolve })
+  /** Queries held now. */
+  held = 0
+  private waiting: (() => void) | undefined
+
+  readonly transfer = async (request: Uint8Array): Promise<boolean> => {
+    if (((request[0]! << 8) | request[1]!) < 1000) return false
+    this.held++
+    this.waiting?.()
+    await this.opened
+    this.held--
+    return false
+  }
+
+  /** Resolves once `n` queries are held. */
+  async holding (n: number): Promise<void> {
+    while (this.held < n) await new Promise<void>(resolve => { this.waiting = resolve })
+  }
+
+  release (): void {
+    this.open()
+  }
 }
 
 async function stop (server: Server): Promise<void> {
@@ -112,38 +155,134 @@ describe('TCP listener limits', () => {
     assert.deepEqual(errors, [])
   })
 
-  it('closes the connection over the limit while the others are open, and accepts again once one closes', async () => {
+  it('closes the connection idle the longest (not the oldest) to make room for a new client, and no other', async () => {
     const errors: unknown[] = []
-    const { server, port } = await serve({ idleMs: 60_000, maxConnections: 2 }, errors)
+    const { server, port, pool } = await serve({ idleMs: 60_000, maxConnections: 4 }, errors)
     const clients: TcpClient[] = []
     try {
-      for (let i = 0; i < 2; i++) {
-        const c = await TcpClient.open('127.0.0.1', port)
+      // The pool filled by four clients, each on its own address, each answered once.
+      for (let i = 0; i < 4; i++) {
+        const c = await TcpClient.open('127.0.0.1', port, `127.0.0.${i + 1}`)
         clients.push(c)
-        c.write(frame(query(10 + i, 'example.org.', 'A')))
-        assert.equal(decodeMessage((await c.next())!).id, 10 + i)
+        assert.ok(await answered(c, 10 + i))
       }
-      const third = await TcpClient.open('127.0.0.1', port)
-      clients.push(third)
-      third.write(frame(query(12, 'example.org.', 'A')))
-      assert.equal(await third.next(), undefined, 'the third connection is closed unanswered')
-      await third.waitClosed()
-      // The first two still work.
-      clients[0]!.write(frame(query(13, 'example.org.', 'A')))
-      assert.equal(decodeMessage((await clients[0]!.next())!).id, 13)
-      clients[1]!.close()
+      // The first opened asks again: the second is now the one idle the longest.
+      assert.ok(await answered(clients[0]!, 20))
+      const newcomer = await TcpClient.open('127.0.0.1', port, '127.0.0.9')
+      assert.ok(await answered(newcomer, 21), 'the new client is answered')
       await clients[1]!.waitClosed()
-      // The server learns of the close asynchronously: try until a connection is accepted.
-      let answered = false
-      for (let attempt = 0; attempt < 50 && !answered; attempt++) {
-        const c = await TcpClient.open('127.0.0.1', port)
+      for (const i of [0, 2, 3]) assert.ok(await answered(clients[i]!, 30 + i), `client ${i} is still served`)
+      assert.equal(pool.evicted, 1)
+      assert.equal(pool.open, 4)
+      clients.push(newcomer)
+    } finally {
+      for (const c of clients) c.close()
+      await stop(server)
+    }
+    assert.deepEqual(errors, [])
+  })
+
+  it('never closes a connection with a query in flight: with every one busy, the new one is closed', async () => {
+    const errors: unknown[] = []
+    const gate = new Gate()
+    const { server, port, pool } = await serve({ idleMs: 60_000, maxConnections: 2 }, errors, gate.transfer)
+    const clients: TcpClient[] = []
+    const open = async (n: number): Promise<TcpClient> => {
+      const c = await TcpClient.open('127.0.0.1', port, `127.0.0.${n}`)
+      clients.push(c)
+      return c
+    }
+    try {
+      const busy = await open(1)
+      const idle = await open(2)
+      assert.ok(await answered(idle, 1))
+      busy.write(frame(query(1001, 'example.org.', 'A')))
+      await gate.holding(1)
+      // The connection opened first is busy: the idle one makes room.
+      const second = await open(3)
+      await idle.waitClosed()
+      second.write(frame(query(1002, 'example.org.', 'A')))
+      await gate.holding(2)
+      // Both busy: nothing to close, so the newcomer is.
+      const third = await open(4)
+      assert.equal(await answered(third, 3), false, 'the third connection is closed unanswered')
+      assert.equal(pool.refused, 1)
+      gate.release()
+      assert.equal(decodeMessage((await busy.next())!).id, 1001)
+      assert.equal(decodeMessage((await second.next())!).id, 1002)
+      // Idle again: a new client takes the place of the one answered first.
+      const fourth = await open(5)
+      assert.ok(await answered(fourth, 4))
+      await busy.waitClosed()
+      assert.ok(await answered(second, 5))
+    } finally {
+      for (const c of clients) c.close()
+      await stop(server)
+    }
+    assert.deepEqual(errors, [])
+  })
+
+  it('never closes a connection with a response left to send, though idle the longest', async () => {
+    const errors: unknown[] = []
+    let stuck: (() => void) | undefined
+    const written = new Promise<void>(resolve => { stuck = resolve })
+    // A query with id 2000 is answered with 32 MiB at once: more than the kernel buffers hold
+    // while the client does not read, so the rest waits in the server's socket.
+    const transfer = async (request: Uint8Array, socket: Socket): Promise<boolean> => {
+      if (((request[0]! << 8) | request[1]!) !== 2000) return false
+      socket.write(Buffer.alloc(32 << 20))
+      assert.ok(socket.writableLength > 0)
+      stuck!()
+      return true
+    }
+    const { server, port, pool } = await serve({ idleMs: 60_000, maxConnections: 2 }, errors, transfer)
+    const clients: TcpClient[] = []
+    try {
+      const slow = await TcpClient.open('127.0.0.1', port, '127.0.0.1')
+      clients.push(slow)
+      slow.socket.pause()
+      slow.write(frame(query(2000, 'example.org.', 'AXFR')))
+      await written
+      const idle = await TcpClient.open('127.0.0.1', port, '127.0.0.2')
+      clients.push(idle)
+      assert.ok(await answered(idle, 1))
+      const newcomer = await TcpClient.open('127.0.0.1', port, '127.0.0.3')
+      clients.push(newcomer)
+      assert.ok(await answered(newcomer, 2))
+      await idle.waitClosed()
+      assert.ok(slow.isOpen, 'the connection still sending is kept')
+      assert.equal(pool.evicted, 1)
+    } finally {
+      for (const c of clients) c.close()
+      await stop(server)
+    }
+    assert.deepEqual(errors, [])
+  })
+
+  it('holds one client to its own limit, so another client is still answered', async () => {
+    const errors: unknown[] = []
+    const { server, port, pool } = await serve({ idleMs: 60_000, maxConnections: 10, maxPerClient: 3 }, errors)
+    const clients: TcpClient[] = []
+    try {
+      // One client opens more connections than the whole pool holds, one after the other.
+      const outcomes: boolean[] = []
+      for (let i = 0; i < 12; i++) {
+        const c = await TcpClient.open('127.0.0.1', port, '127.0.0.1')
         clients.push(c)
-        c.write(frame(query(14, 'example.org.', 'A')))
-        const reply = await c.next()
-        answered = reply !== undefined && decodeMessage(reply).id === 14
-        if (!answered) await pause(20)
+        outcomes.push(await answered(c, 100 + i))
       }
-      assert.ok(answered, 'a new connection is served once one of the two closed')
+      assert.deepEqual(outcomes, [true, true, true, ...Array<boolean>(9).fill(false)], 'its first three are answered, the rest closed')
+      const other = await TcpClient.open('127.0.0.1', port, '127.0.0.2')
+      clients.push(other)
+      assert.ok(await answered(other, 200), 'another client is answered')
+      // Its first connections still work; a place freed is its again.
+      for (let i = 0; i < 3; i++) assert.ok(await answered(clients[i]!, 300 + i))
+      assert.equal(pool.evicted, 0)
+      clients[0]!.close()
+      await eventually(async () => pool.open === 3, 5000, 'the server saw the close')
+      const again = await TcpClient.open('127.0.0.1', port, '127.0.0.1')
+      clients.push(again)
+      assert.ok(await answered(again, 400))
     } finally {
       for (const c of clients) c.close()
       await stop(server)
