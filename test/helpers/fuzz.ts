@@ -225,8 +225,8 @@ export function badUpload (r: Rand, zoneJson: unknown, zoneFile: string, kind = 
 
 /** `zone` (a Zone Create DTO) with another `properties.name`. */
 function withName (zone: unknown, name: string): unknown {
-  const z = zone as { properties?: Record<string, unknown> }
-  return { ...z, properties: { ...z.properties, name } }
+  const z = (typeof zone === 'object' && zone !== null ? zone : {}) as { properties?: unknown }
+  return { ...z, properties: { ...(typeof z.properties === 'object' ? z.properties : {}), name } }
 }
 
 /** The errorCodes the catalog answers as a single object (token errors, "report not ready", …). */

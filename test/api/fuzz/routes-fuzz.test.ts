@@ -97,6 +97,7 @@ interface Shape {
   segments: Record<string, string>
   query: string[]
   auth: string
+  headers?: Record<string, string>
   body?: { payload: string, contentType?: string }
 }
 
@@ -104,6 +105,12 @@ interface Shape {
 const SWEEP_STRINGS = ['', '.', '..', '%', '_', '\u0000', "' OR 1=1 --", '\u4e2d\u6587.test.', '\ud800', 'x'.repeat(300), 'x'.repeat(70_000), '-1', '99999999999999999999999', 'NaN', '__proto__', 'name:%::']
 /** Authorization headers that are not a valid token of the fixtures' users. */
 const BAD_AUTH = ['none', 'Bearer x', 'Basic YWRtaW46YWRtaW4=', 'Bearer ', `Bearer ${'x'.repeat(5000)}`, 'bearer']
+/** Other headers a client may get wrong. */
+const BAD_HEADERS: Record<string, string>[] = [
+  { accept: 'application/xml' }, { accept: 'text/html' }, { accept: '*/*;q=0' }, { accept: 'x'.repeat(5000) },
+  { 'x-request-id': '../../x' }, { 'x-request-id': 'x'.repeat(100) }, { 'content-encoding': 'gzip' }, { 'content-encoding': 'br' },
+  { 'x-http-method-override': 'DELETE' }, { 'x-forwarded-for': "' OR 1=1 --" }, { 'accept-encoding': 'gzip;q=2' }, { range: 'bytes=0-1' }
+]
 
 const paramsOf = (path: string): string[] => [...path.matchAll(/\{([^}]+)\}/g)].map(m => m[1]!)
 const queryOf = (op: Operation): Parameter[] => (op.parameters ?? []).filter(p => p.in === 'query')
@@ -153,6 +160,18 @@ function sweep (r: Rand, method: string, path: string, op: Operation, reals: Rec
     out.push({ ...base(), query: [`${p.name}=1`, `${p.name}=2`] }, { ...base(), query: [`${p.name}=%zz`] }, { ...base(), query: [p.name] })
   }
   for (const auth of [...BAD_AUTH, 'reader', 'other']) out.push({ ...base(), auth })
+  for (const headers of BAD_HEADERS) out.push({ ...base(), headers })
+  if (path === '/batch') {
+    // Each operation of a batch runs through the routes: bad paths and bodies inside one.
+    for (const segment of [...RAW_SEGMENTS, 'x'.repeat(1025)]) {
+      for (const uri of [`/v1/zones/${segment}`, `/v1/zones/fuzz.test./rrsets/A/${segment}`, `/v1/tasks/${segment}`, `/v1/tasks?offset=${segment}`]) {
+        out.push({ ...base(), body: { payload: jsonText([{ method: 'GET', uri }]), contentType: 'application/json' } })
+      }
+    }
+    for (const payload of BAD_JSON_TEXTS.filter(p => p.startsWith('{') || p.startsWith('['))) {
+      out.push({ ...base(), body: { payload: `[{"method":"POST","uri":"/v1/zones/fuzz.test./rrsets/A/b","body":${payload}}]`, contentType: 'application/json' } })
+    }
+  }
   if (op.requestBody !== undefined || ['post', 'put', 'patch', 'delete'].includes(method)) {
     const seed = jsonText(seedOf(r, method, path, op))
     for (const payload of BAD_JSON_TEXTS) out.push({ ...base(), body: { payload, contentType: 'application/json' } })
@@ -181,7 +200,8 @@ function random (r: Rand, method: string, path: string, op: Operation, reals: Re
       s.query.push(chance(r, 0.1) ? `${p.name}=${v}` : `${encode(p.name)}=${encode(v)}`)
       if (chance(r, 0.05)) s.query.push(pick(r, ['unknown=1', '__proto__=x', 'constructor[prototype]=x', '%zz=1', '=', '&&', 'a[]=1&a[]=2']))
     } else if (x < 0.9 && takesBody) s.body = body(r, method, path, op)
-    else if (x < 0.95) s.auth = pick(r, [...BAD_AUTH, 'reader', 'other', `Bearer ${'y'.repeat(40)}`])
+    else if (x < 0.93) s.auth = pick(r, [...BAD_AUTH, 'reader', 'other', `Bearer ${'y'.repeat(40)}`])
+    else if (x < 0.96) s.headers = pick(r, BAD_HEADERS)
     else s.prefix = pick(r, ['/v2', '/v4', '/v1/v1', '//', '/V1'])
   }
   if (!takesBody && chance(r, 0.03)) s.body = { payload: pick(r, BAD_JSON_TEXTS), contentType: 'application/json' }
@@ -198,7 +218,7 @@ function pathValue (r: Rand, reals: Record<string, string[]>): string {
 
 /** The inject options of `shape`. */
 function toInject (method: string, path: string, shape: Shape, tokens: Tokens): InjectOptions {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> = { ...shape.headers }
   if (shape.auth === 'admin' || shape.auth === 'reader' || shape.auth === 'other') headers.authorization = `Bearer ${tokens[shape.auth]}`
   else if (shape.auth !== 'none') headers.authorization = shape.auth
   const url = shape.prefix + path.replace(/\{([^}]+)\}/g, (_, name: string) => shape.segments[name] ?? 'x') + (shape.query.length > 0 ? `?${shape.query.join('&')}` : '')
@@ -279,6 +299,7 @@ for (const engine of await engineCases()) {
     let tokens: Tokens
     let taskId = ''
     let sent = 0
+    let started = 0
 
     const as = async (method: InjectOptions['method'], url: string, payload?: unknown): Promise<LightMyRequestResponse> =>
       await t.app.inject({ method, url, payload: payload as InjectOptions['payload'], headers: { authorization: `Bearer ${tokens.admin}` } })
@@ -317,9 +338,10 @@ for (const engine of await engineCases()) {
         other: await t.user('fuzzother', 'other', 'Owner')
       }
       await fixtures()
+      started = performance.now()
     })
     after(async () => {
-      console.log(`# ${engine.name}: fuzz sent ${sent} requests (seed ${SEED})`)
+      console.log(`# ${engine.name}: fuzz sent ${sent} requests in ${((performance.now() - started) / 1000).toFixed(1)} s (seed ${SEED})`)
       await t?.close()
     })
 
