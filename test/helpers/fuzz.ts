@@ -166,6 +166,17 @@ export function mutateBody (r: Rand, seed: unknown, schema: Schema | undefined):
   return body
 }
 
+/** Rdata texts that break careless parsers: numbers out of range, broken escapes and quotes, RFC 3597 forms that lie, long names and labels. */
+export const TRICKY_RDATA: readonly string[] = [
+  '', ' ', '.', '@', '*', '..', 'a..b.', '-1', '65536', '4294967296', '99999999999999999999999', '1e400', 'NaN', '0 .', '65536 mail.fuzz.test.',
+  '-1 mail.fuzz.test.', '10', '10 ', '1 2 3', '0 0 0 .', '0 0 65536 x.', '255 issue "x"', '0 issue', '0 x"y "z"', '"', '"\\', '\\', '\\999', '\\000',
+  '\\# 0', '\\# 1', '\\# 2 zz', '\\# 65536 00', '\\# -1', '\\# 4 00000000 00', '1 1 ' + 'f'.repeat(65), '3 1 1 ' + 'ab'.repeat(300), '257 3 8 ====',
+  '1.2.3.4.5', '256.1.1.1', '::ffff:1.2.3.4', '2001:db8::1%eth0', '2001:db8:::1', 'a'.repeat(64) + '.fuzz.test.', ('a'.repeat(63) + '.').repeat(5),
+  '( 1 2 )', ';comment', '$ORIGIN x.', 'IN A 192.0.2.1', '300 IN A 192.0.2.1', '"' + 'x'.repeat(256) + '"', '"a" '.repeat(3000), 'x\u0000y',
+  '1 alpn=h2,h3 port=99999', '1 . mandatory=mandatory', '1 . key65535=x', '1 . ipv4hint=', '0 . alpn=h2', '52 22 00 N 4 22 00 W 0m', '91 0 0 N 0 0 0 E 0m',
+  '1 0 1 ' + 'A'.repeat(40), '20260101000000 20250101000000 1 . A 8 3 300', 'A NS SOA TYPE65535 TYPE65536', '0 0 - 1 ABCD', '1 0 0 - A', '\u00e9.test.'
+]
+
 /** Raw body texts that are not a valid JSON document, or are a document no route takes. */
 export const BAD_JSON_TEXTS: readonly string[] = [
   '{', '[', '{"a":', '{"a":1}}', '[1,2', 'nul', 'undefined', 'NaN', "{'a':1}", '{"a":1,}', '\ufeff{}', '\u0000',
