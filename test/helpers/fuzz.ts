@@ -177,6 +177,23 @@ export const TRICKY_RDATA: readonly string[] = [
   '1 0 1 ' + 'A'.repeat(40), '20260101000000 20250101000000 1 . A 8 3 300', 'A NS SOA TYPE65535 TYPE65536', '0 0 - 1 ABCD', '1 0 0 - A', '\u00e9.test.'
 ]
 
+/**
+ * `seed` changed at one leaf at a time: every string leaf holding a NUL character, a very long
+ * string and a LIKE wildcard, every leaf of the wrong type, every leaf removed.
+ */
+export function leafVariants (r: Rand, seed: unknown): unknown[] {
+  const out: unknown[] = []
+  for (const path of pathsOf(seed)) {
+    if (path.length === 0) continue
+    let leaf: unknown = seed
+    for (const key of path) leaf = (leaf as Record<string | number, unknown>)[key]
+    if (typeof leaf === 'object' && leaf !== null) continue
+    if (typeof leaf === 'string') for (const text of [`${leaf}\u0000`, 'x'.repeat(5000), '%_']) out.push(setAt(seed, path, () => text))
+    out.push(setAt(seed, path, () => wrongFor(r, { type: typeof leaf === 'number' ? 'integer' : typeof leaf })), setAt(seed, path, () => DELETE))
+  }
+  return out
+}
+
 /** Raw body texts that are not a valid JSON document, or are a document no route takes. */
 export const BAD_JSON_TEXTS: readonly string[] = [
   '{', '[', '{"a":', '{"a":1}}', '[1,2', 'nul', 'undefined', 'NaN', "{'a':1}", '{"a":1,}', '\ufeff{}', '\u0000',
