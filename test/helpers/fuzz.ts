@@ -1,7 +1,8 @@
 /**
  * Bad inputs for the route fuzz (test/api/fuzz/routes-fuzz.test.ts), generated from a seeded
  * PRNG so a failure replays: path parameters, query values, JSON bodies mutated from a valid one
- * and from the route's schema, raw body texts and content types, multipart uploads.
+ * and from the route's schema, raw body texts and content types, multipart uploads, rdata; and
+ * the verdict on an answer (no 5xx, every 4xx in the catalog's shape).
  */
 import { catalog } from '../../src/errors/catalog.ts'
 
@@ -277,4 +278,35 @@ export function notCatalogShape (body: string): string | undefined {
   if (Array.isArray(parsed)) return parsed.length > 0 && parsed.every(item) ? undefined : 'not a list of {errorCode, errorMessage}'
   if (!item(parsed)) return 'not {errorCode, errorMessage}'
   return OBJECT_CODES.has((parsed as { errorCode: number }).errorCode) ? undefined : 'a single object for a list-shaped code'
+}
+
+/** Why `res` breaks the rule (a 5xx, or a 4xx whose body is not in the catalog's shape), or undefined. */
+export function broken (res: { statusCode: number, body: string }, path: string): string | undefined {
+  if (res.statusCode >= 500) return `status ${res.statusCode}`
+  if (res.statusCode < 400) return path === '/batch' ? batchResults(res.body) : undefined
+  if (path === '/batch') {
+    const inner = batchResults(res.body, true)
+    if (inner !== 'not results') return inner
+  }
+  const shape = notCatalogShape(res.body)
+  return shape === undefined ? undefined : `status ${res.statusCode}, body ${shape}`
+}
+
+/** A batch's results `[{status, response}]`: each below 500, each error response in the catalog's shape. */
+function batchResults (text: string, failed = false): string | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return failed ? 'not results' : undefined
+  }
+  if (!Array.isArray(parsed) || !parsed.every(x => typeof x === 'object' && x !== null && typeof (x as { status?: unknown }).status === 'number')) return failed ? 'not results' : undefined
+  for (const [i, result] of (parsed as { status: number, response: unknown }[]).entries()) {
+    if (result.status >= 500) return `operation ${i} answered status ${result.status}`
+    if (result.status >= 400) {
+      const shape = notCatalogShape(JSON.stringify(result.response))
+      if (shape !== undefined) return `operation ${i} answered ${result.status} with a body ${shape}`
+    }
+  }
+  return undefined
 }

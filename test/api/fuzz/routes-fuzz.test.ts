@@ -12,13 +12,13 @@
  * them over a loopback socket.
  */
 import assert from 'node:assert/strict'
-import { connect } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildTestApp, type TestApp } from '../../helpers/app.ts'
 import { engineCases } from '../../helpers/engines.ts'
-import { BAD_CONTENT_TYPES, BAD_JSON_TEXTS, BAD_STRINGS, badUpload, deepText, encode, jsonText, leafVariants, mutateBody, notCatalogShape, pick, type Rand, type Schema, TRICKY_RDATA, UPLOAD_CASES } from '../../helpers/fuzz.ts'
+import { BAD_CONTENT_TYPES, BAD_JSON_TEXTS, BAD_STRINGS, badUpload, broken, deepText, encode, jsonText, leafVariants, mutateBody, notCatalogShape, pick, type Rand, type Schema, TRICKY_RDATA, UPLOAD_CASES } from '../../helpers/fuzz.ts'
 import { prng } from '../../helpers/generated.ts'
+import { bodyOf, rawExchange } from '../../helpers/raw-http.ts'
 import type { Store } from '../../../src/store/store.ts'
 import { taskHandlers } from '../../../src/tasks/jobs/index.ts'
 import { TaskRunner } from '../../../src/tasks/runner.ts'
@@ -281,37 +281,6 @@ function body (r: Rand, method: string, path: string, op: Operation): { payload:
   return { payload: jsonText(mutateBody(r, seed, json)), contentType: pick(r, ['application/json; charset=utf-8', 'text/json']) }
 }
 
-/** Why `res` breaks the rule (a 5xx, or a 4xx whose body is not in the catalog's shape), or undefined. */
-function broken (res: LightMyRequestResponse, path: string): string | undefined {
-  if (res.statusCode >= 500) return `status ${res.statusCode}`
-  if (res.statusCode < 400) return path === '/batch' ? batchResults(res.body) : undefined
-  if (path === '/batch') {
-    const inner = batchResults(res.body, true)
-    if (inner !== 'not results') return inner
-  }
-  const shape = notCatalogShape(res.body)
-  return shape === undefined ? undefined : `status ${res.statusCode}, body ${shape}`
-}
-
-/** A batch's results `[{status, response}]`: each below 500, each error response in the catalog's shape. */
-function batchResults (text: string, failed = false): string | undefined {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    return failed ? 'not results' : undefined
-  }
-  if (!Array.isArray(parsed) || !parsed.every(x => typeof x === 'object' && x !== null && typeof (x as { status?: unknown }).status === 'number')) return failed ? 'not results' : undefined
-  for (const [i, result] of (parsed as { status: number, response: unknown }[]).entries()) {
-    if (result.status >= 500) return `operation ${i} answered status ${result.status}`
-    if (result.status >= 400) {
-      const shape = notCatalogShape(JSON.stringify(result.response))
-      if (shape !== undefined) return `operation ${i} answered ${result.status} with a body ${shape}`
-    }
-  }
-  return undefined
-}
-
 const cut = (text: unknown, n = 400): string => {
   const s = typeof text === 'string' ? text : text === undefined ? '' : JSON.stringify(text)
   return s.length > n ? `${s.slice(0, n)}… (${s.length} chars)` : s
@@ -456,53 +425,4 @@ for (const engine of await engineCases()) {
       assert.deepEqual(failures, [], failures.join('\n'))
     })
   })
-}
-
-/** Send `request` as raw bytes on a loopback connection; resolves to all the server answers until it closes (or the answer is complete). */
-async function rawExchange (port: number, request: string): Promise<string> {
-  return await new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port })
-    let answer = ''
-    const done = (): void => {
-      socket.destroy()
-      resolve(answer)
-    }
-    socket.setEncoding('latin1')
-    // A server that neither answers nor closes fails the case (as "no HTTP answer") instead of hanging the suite.
-    socket.setTimeout(10_000, done)
-    socket.on('data', (chunk: string) => {
-      answer += chunk
-      if (complete(answer)) done()
-    })
-    socket.on('end', done)
-    socket.on('close', done)
-    socket.on('error', (err: NodeJS.ErrnoException) => err.code === 'ECONNRESET' || err.code === 'EPIPE' ? done() : reject(err))
-    socket.write(request, 'latin1')
-  })
-}
-
-/** True when `answer` holds a whole response (its headers and the Content-Length they announce). */
-function complete (answer: string): boolean {
-  const end = answer.indexOf('\r\n\r\n')
-  if (end < 0) return false
-  const length = /\r\ncontent-length: *(\d+)/i.exec(answer.slice(0, end))
-  if (/\r\ntransfer-encoding: *chunked/i.test(answer.slice(0, end))) return answer.endsWith('0\r\n\r\n')
-  return length !== null && Buffer.byteLength(answer.slice(end + 4), 'latin1') >= Number(length[1])
-}
-
-/** The body of a raw HTTP/1.1 answer (chunks joined), as UTF-8. */
-function bodyOf (answer: string): string {
-  const end = answer.indexOf('\r\n\r\n')
-  if (end < 0) return ''
-  let rest = answer.slice(end + 4)
-  if (/\r\ntransfer-encoding: *chunked/i.test(answer.slice(0, end))) {
-    let out = ''
-    for (let size = 0; (size = parseInt(rest, 16)) > 0;) {
-      const start = rest.indexOf('\r\n') + 2
-      out += rest.slice(start, start + size)
-      rest = rest.slice(start + size + 2)
-    }
-    rest = out
-  }
-  return Buffer.from(rest, 'latin1').toString('utf8')
 }
