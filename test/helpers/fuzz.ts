@@ -283,6 +283,12 @@ export function notCatalogShape (body: string): string | undefined {
 /** Why `res` breaks the rule (a 5xx, or a 4xx whose body is not in the catalog's shape), or undefined. */
 export function broken (res: { statusCode: number, body: string }, path: string): string | undefined {
   if (res.statusCode >= 500) return `status ${res.statusCode}`
+  // Every error of the token endpoint is a single object, as the real one answers (docs/errors.md);
+  // a 404 is a path that did not reach it (`/V1/authorization/token`).
+  if (path === '/authorization/token' && res.statusCode >= 400 && res.statusCode !== 404) {
+    const shape = notCatalogShape(`[${res.body}]`)
+    return shape === undefined && !res.body.trimStart().startsWith('[') ? undefined : `status ${res.statusCode}, body not a single {errorCode, errorMessage}`
+  }
   if (res.statusCode < 400) return path === '/batch' ? batchResults(res.body) : undefined
   if (path === '/batch') {
     const inner = batchResults(res.body, true)

@@ -1,4 +1,8 @@
 import type { FastifyInstance, FastifySchema } from 'fastify'
+import { ZonalError } from '../../errors/catalog.ts'
+import { fieldWhere } from './text-guard.ts'
+
+const notFinite = (v: unknown): boolean => typeof v === 'number' && !Number.isFinite(v)
 
 /** The parts of a route schema that describe the request. */
 const REQUEST_PARTS = ['querystring', 'params', 'headers', 'body'] as const
@@ -30,8 +34,18 @@ export function boundIntegers<T> (schema: T, depth = 0): T {
  * (a 500 before). One rule for every route: each route's request schema gets the bound where it
  * has none of its own. Register before the routes (an `onRoute` hook sees the routes added after
  * it).
+ *
+ * A value validation lets through as a number that is not finite (`limit=Infinity`, `1e400`:
+ * the schema validator coerces the text to Infinity and then skips its bounds for it; JSON's
+ * `1e400` parses to Infinity) is refused the same way after validation.
  */
 export function registerIntegerBounds (app: FastifyInstance): void {
+  app.addHook('preHandler', async (request) => {
+    // Named as validation names fields (`querystring.limit`).
+    const at = fieldWhere(request.query, notFinite, undefined, 'querystring') ?? fieldWhere(request.params, notFinite, undefined, 'params') ??
+      fieldWhere(request.body, notFinite, undefined, 'body')
+    if (at !== undefined) throw new ZonalError('INVALID_INPUT', `${at} must be a finite number`)
+  })
   app.addHook('onRoute', (route) => {
     const schema = route.schema as (FastifySchema & Record<string, unknown>) | undefined
     if (schema === undefined) return

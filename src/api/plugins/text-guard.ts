@@ -5,26 +5,32 @@ import { ZonalError } from '../../errors/catalog.ts'
 const MAX_DEPTH = 32
 
 /**
- * Where in `value` a string holds a NUL character, as a field path (`properties.name`,
- * `rdata[0]`), or undefined. Keys are looked at too.
+ * Where in `value` (a parsed query, path or body) a leaf value is `bad`, as a field path
+ * (`properties.name`, `rdata[0]`), or undefined. With `badKey`, keys are looked at too.
  */
-export function nulAt (value: unknown, path: string, depth = 0): string | undefined {
-  if (typeof value === 'string') return value.includes('\u0000') ? path : undefined
-  if (typeof value !== 'object' || value === null || depth > MAX_DEPTH || ArrayBuffer.isView(value)) return undefined
+export function fieldWhere (value: unknown, bad: (leaf: unknown) => boolean, badKey?: (key: string) => boolean, path = '', depth = 0): string | undefined {
+  if (typeof value !== 'object' || value === null) return bad(value) ? path : undefined
+  if (depth > MAX_DEPTH || ArrayBuffer.isView(value)) return undefined
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const at = nulAt(value[i], `${path}[${i}]`, depth + 1)
+      const at = fieldWhere(value[i], bad, badKey, `${path}[${i}]`, depth + 1)
       if (at !== undefined) return at
     }
     return undefined
   }
   for (const [key, v] of Object.entries(value)) {
-    const field = path === '' ? key : `${path}.${key}`
-    if (key.includes('\u0000')) return path === '' ? 'a field name' : path
-    const at = nulAt(v, field, depth + 1)
+    if (badKey?.(key) === true) return path === '' ? 'a field name' : path
+    const at = fieldWhere(v, bad, badKey, path === '' ? key : `${path}.${key}`, depth + 1)
     if (at !== undefined) return at
   }
   return undefined
+}
+
+const hasNul = (v: unknown): boolean => typeof v === 'string' && v.includes('\u0000')
+
+/** Where in `value` a string (or a key) holds a NUL character, as a field path, or undefined. */
+export function nulAt (value: unknown, path = ''): string | undefined {
+  return fieldWhere(value, hasNul, hasNul, path)
 }
 
 /**
@@ -35,7 +41,7 @@ export function nulAt (value: unknown, path: string, depth = 0): string | undefi
  */
 export function registerTextGuard (app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
-    const at = nulAt(request.params, '', 0) ?? nulAt(request.query, '', 0) ?? nulAt(request.body, '', 0)
+    const at = nulAt(request.params) ?? nulAt(request.query) ?? nulAt(request.body)
     if (at !== undefined) throw new ZonalError('INVALID_INPUT', `${at} contains a NUL character`)
   })
 }

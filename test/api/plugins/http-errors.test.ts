@@ -283,5 +283,19 @@ for (const engine of await engineCases()) {
       }
       assert.equal((await alice.get('/v1/tasks?offset=9007199254740991')).statusCode, 200)
     })
+
+    it('answers numbers that are not finite (Infinity, 1e400) in a query or a JSON body with 400 53005', async () => {
+      for (const url of ['/v1/tasks?offset=Infinity', '/v1/tasks?limit=1e400', '/v1/tasks?offset=-Infinity']) {
+        const res = await alice.get(url)
+        assert.equal(res.statusCode, 400, `${url}: ${res.body}`)
+        assert.match(res.json()[0].errorMessage, /^Invalid input: querystring\.(offset|limit) must be a finite number$/, url)
+      }
+      // JSON's 1e400 parses to Infinity.
+      const res = await alice.send('POST', '/v1/zones/a.test./rrsets/A/www', '{"ttl":1e400,"rdata":["192.0.2.1"]}', { 'content-type': 'application/json' })
+      assert.equal(res.statusCode, 400, res.body)
+      assert.equal(res.json()[0].errorCode, 53005)
+      const batch = await alice.send('POST', '/v1/batch', '[{"method":"GET","uri":"/v1/tasks?limit=1e400"}]', { 'content-type': 'application/json' })
+      assert.ok(batch.statusCode < 500, batch.body)
+    })
   })
 }
