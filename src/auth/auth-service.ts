@@ -137,11 +137,8 @@ export class AuthService {
 
   /** The caller a bearer token belongs to, or undefined when it is unknown, expired or its user disabled. */
   async authenticate (bearer: string): Promise<Principal | undefined> {
-    const record = await this.store.tokens.findByHash(hashToken(bearer))
-    if (record === undefined || record.kind !== 'access' || record.expiresAt <= iso(this.clock())) return undefined
-    const user = await this.store.users.findById(record.userId)
-    if (user === undefined || user.status !== 'ACTIVE') return undefined
-    return new Principal(user.id, user.username, await this.store.users.memberships(user.id))
+    const holder = await this.store.tokens.findBearer(hashToken(bearer), iso(this.clock()))
+    return holder === undefined ? undefined : new Principal(holder.userId, holder.username, holder.memberships)
   }
 
   /** Revoke every token of a user (password change, disable). */

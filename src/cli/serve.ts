@@ -47,7 +47,7 @@ export interface RunningService {
  */
 export async function startService (config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningService> {
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
-  const store = await openStore(config.databaseUrl)
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize })
   let app: FastifyInstance | undefined
   const metrics = new Registry()
   const queryCounts = new CounterSink()

@@ -80,9 +80,21 @@ export interface TokenRecord extends NewToken {
   createdAt: string
 }
 
+/** The holder of a valid access token: its user and the user's memberships. */
+export interface BearerHolder {
+  userId: string
+  username: string
+  memberships: AccountMembership[]
+}
+
 export interface TokenStore {
   insert (token: NewToken): Promise<TokenRecord>
   findByHash (tokenHash: string): Promise<TokenRecord | undefined>
+  /**
+   * The holder of the access token of this hash when it has not expired at `now` and its user is
+   * ACTIVE, with the user's memberships (by account name), in one statement; else undefined.
+   */
+  findBearer (tokenHash: string, now: string): Promise<BearerHolder | undefined>
   /** Delete one token family (an access token and the refresh token issued with it). */
   deleteFamily (familyId: string): Promise<number>
   deleteForUser (userId: string): Promise<number>

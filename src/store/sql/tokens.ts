@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, TokenTable } from '../schema.ts'
-import type { NewToken, TokenRecord, TokenStore } from '../store.ts'
+import type { BearerHolder, NewToken, TokenRecord, TokenStore } from '../store.ts'
 
 export class SqlTokenStore implements TokenStore {
   private readonly db: Kysely<Database>
@@ -27,6 +27,26 @@ export class SqlTokenStore implements TokenStore {
   async findByHash (tokenHash: string): Promise<TokenRecord | undefined> {
     const row = await this.db.selectFrom('tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst()
     return row === undefined ? undefined : toRecord(row)
+  }
+
+  async findBearer (tokenHash: string, now: string): Promise<BearerHolder | undefined> {
+    // One row per membership (one with null account columns for a user without any): the token
+    // check of every request is one round trip.
+    const rows = await this.db.selectFrom('tokens as t')
+      .innerJoin('users as u', 'u.id', 't.user_id')
+      .leftJoin('memberships as m', 'm.user_id', 'u.id')
+      .leftJoin('accounts as a', 'a.id', 'm.account_id')
+      .select(['u.id as userId', 'u.username as username', 'a.id as accountId', 'a.name as accountName', 'm.group_name as group'])
+      .where('t.token_hash', '=', tokenHash)
+      .where('t.kind', '=', 'access')
+      .where('t.expires_at', '>', now)
+      .where('u.status', '=', 'ACTIVE')
+      .orderBy('a.name_key')
+      .execute()
+    const first = rows[0]
+    if (first === undefined) return undefined
+    const memberships = rows.flatMap(r => r.accountId === null || r.accountName === null || r.group === null ? [] : [{ accountId: r.accountId, accountName: r.accountName, group: r.group }])
+    return { userId: first.userId, username: first.username, memberships }
   }
 
   async deleteFamily (familyId: string): Promise<number> {
