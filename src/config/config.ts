@@ -35,6 +35,8 @@ export interface Config {
   secretKey: string | undefined
   logLevel: string
   accessTokenTtl: number
+  /** Seconds a verified bearer token is remembered between requests; 0 reads the store each time. */
+  tokenCacheSeconds: number
   refreshTokenTtl: number
   maxFailedLogins: number
   lockSeconds: number
@@ -79,6 +81,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },
   ZONAL_LOG_LEVEL: { default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   ZONAL_ACCESS_TOKEN_TTL: { default: '3600', description: 'Access token lifetime in seconds.' },
+  ZONAL_TOKEN_CACHE_SECONDS: { default: '30', description: 'Seconds a verified access token is remembered, so a request does not read it from the database again; every revocation (a refresh, the revocation of a user\'s tokens, a password change, a user disabled or deleted, changed memberships) clears what is remembered: at once in the process that made it, as soon as PostgreSQL delivers its notification in the others, and within 200 ms on SQLite. `0` reads the database on every request.' },
   ZONAL_REFRESH_TOKEN_TTL: { default: '604800', description: 'Refresh token lifetime in seconds.' },
   ZONAL_LOGIN_MAX_FAILURES: { default: '5', description: 'Consecutive failed logins after which a user is locked; `0` disables.' },
   ZONAL_LOGIN_LOCK_SECONDS: { default: '900', description: 'How long a locked user waits.' },
@@ -164,6 +167,7 @@ export function loadConfig (env: Env = process.env): Config {
     secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
     logLevel,
     accessTokenTtl: int(env, 'ZONAL_ACCESS_TOKEN_TTL', 3600, 60, 30 * 86400),
+    tokenCacheSeconds: int(env, 'ZONAL_TOKEN_CACHE_SECONDS', 30, 0, 3600),
     refreshTokenTtl: int(env, 'ZONAL_REFRESH_TOKEN_TTL', 604800, 60, 365 * 86400),
     maxFailedLogins: int(env, 'ZONAL_LOGIN_MAX_FAILURES', 5, 0, 1000),
     lockSeconds: int(env, 'ZONAL_LOGIN_LOCK_SECONDS', 900, 1, 86400),

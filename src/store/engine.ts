@@ -36,6 +36,18 @@ export interface Engine {
    * polled (`onResync` when another connection committed). Resolves to a stop function.
    */
   watch (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
+  /**
+   * Tell other processes on the database that who may use the API changed (tokens revoked, a
+   * user disabled, deleted or given other memberships), when the transaction of `db` commits
+   * (PostgreSQL `NOTIFY` on a channel of its own); nothing on SQLite (see `watchAuth`).
+   */
+  announceAuth (db: Kysely<Database>): Promise<void>
+  /**
+   * Watch for such changes by other processes: PostgreSQL `LISTEN` (`onChange` for each, and after
+   * each reconnect), SQLite `PRAGMA data_version` polled (`onChange` when another connection
+   * committed anything). Resolves to a stop function.
+   */
+  watchAuth (onChange: () => void): Promise<() => Promise<void>>
   isUniqueViolation (err: unknown): boolean
   isForeignKeyViolation (err: unknown): boolean
   close (): Promise<void>

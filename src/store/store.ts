@@ -84,6 +84,8 @@ export interface TokenRecord extends NewToken {
 export interface BearerHolder {
   userId: string
   username: string
+  /** When the token expires (ISO 8601 UTC). */
+  expiresAt: string
   memberships: AccountMembership[]
 }
 
@@ -502,6 +504,16 @@ export interface Store {
    * still compares versions now and then. Resolves to a function that stops watching.
    */
   watchZones (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
+  /**
+   * Watch changes to who may use the API: `onChange()` after each committed revocation of tokens
+   * (`tokens.deleteFamily`, `tokens.deleteForUser`) or change of a user's password, status or
+   * memberships, or deletion of a user, by this process at once (before the committing call
+   * returns) and, on PostgreSQL, by every process on the database (LISTEN/NOTIFY, delivered
+   * moments after their commit; also after the listener reconnected); on SQLite whenever another
+   * process committed anything to the file (`PRAGMA data_version`, looked at every 200 ms).
+   * Resolves to a function that stops watching.
+   */
+  watchAuth (onChange: () => void): Promise<() => Promise<void>>
   /** Run `fn` in one transaction; inside one, run it in the same transaction. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>
   /** Apply pending migrations; returns the names applied. */

@@ -94,6 +94,7 @@ for (const engine of await engineCases()) {
       assert.deepEqual(await store.tokens.findBearer('be-a', now), {
         userId: u.id,
         username: 'bearer-erin',
+        expiresAt: '2026-06-01T00:00:01.000Z',
         memberships: [{ accountId: a.id, accountName: 'Bearer-A', group: 'Owner' }, { accountId: b.id, accountName: 'bearer-b', group: 'ReadOnly' }]
       })
       assert.equal(await store.tokens.findBearer('be-r', now), undefined, 'a refresh token is no bearer')
@@ -101,7 +102,7 @@ for (const engine of await engineCases()) {
       assert.equal(await store.tokens.findBearer('be-none', now), undefined)
       const lone = await store.users.create('bearer-lone', 'h')
       await store.tokens.insert({ tokenHash: 'bl-a', kind: 'access', userId: lone.id, familyId: 'fl', expiresAt: '2999-01-01T00:00:00.000Z' })
-      assert.deepEqual(await store.tokens.findBearer('bl-a', now), { userId: lone.id, username: 'bearer-lone', memberships: [] })
+      assert.deepEqual(await store.tokens.findBearer('bl-a', now), { userId: lone.id, username: 'bearer-lone', expiresAt: '2999-01-01T00:00:00.000Z', memberships: [] })
       await store.users.setStatus(u.id, 'DISABLED')
       assert.equal(await store.tokens.findBearer('be-a', now), undefined, 'a disabled user holds nothing')
     })

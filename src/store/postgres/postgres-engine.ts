@@ -36,6 +36,7 @@ export async function openPostgresEngine (connectionString: string, schema?: str
   let closed = false
   // One channel per schema, so databases shared by several Zonal schemas do not cross-talk.
   const channel = schema === undefined ? 'zonal_zones' : `zonal_zones_${schema}`
+  const authChannel = schema === undefined ? 'zonal_auth' : `zonal_auth_${schema}`
 
   return {
     name: 'postgres',
@@ -50,6 +51,12 @@ export async function openPostgresEngine (connectionString: string, schema?: str
     },
     async watch (onZone, onResync) {
       return await listen(connectionString, channel, onZone, onResync)
+    },
+    async announceAuth (conn) {
+      await sql`select pg_notify(${authChannel}, '')`.execute(conn)
+    },
+    async watchAuth (onChange) {
+      return await listen(connectionString, authChannel, () => { onChange() }, onChange)
     },
     isUniqueViolation: (err) => pgCode(err) === '23505',
     isForeignKeyViolation: (err) => pgCode(err) === '23503',

@@ -5,9 +5,12 @@ import type { BearerHolder, NewToken, TokenRecord, TokenStore } from '../store.t
 
 export class SqlTokenStore implements TokenStore {
   private readonly db: Kysely<Database>
+  /** Announces a revocation (see `Store.watchAuth`). */
+  private readonly authChanged: () => Promise<void>
 
-  constructor (db: Kysely<Database>) {
+  constructor (db: Kysely<Database>, authChanged: () => Promise<void> = async () => {}) {
     this.db = db
+    this.authChanged = authChanged
   }
 
   async insert (token: NewToken): Promise<TokenRecord> {
@@ -36,7 +39,7 @@ export class SqlTokenStore implements TokenStore {
       .innerJoin('users as u', 'u.id', 't.user_id')
       .leftJoin('memberships as m', 'm.user_id', 'u.id')
       .leftJoin('accounts as a', 'a.id', 'm.account_id')
-      .select(['u.id as userId', 'u.username as username', 'a.id as accountId', 'a.name as accountName', 'm.group_name as group'])
+      .select(['u.id as userId', 'u.username as username', 't.expires_at as expiresAt', 'a.id as accountId', 'a.name as accountName', 'm.group_name as group'])
       .where('t.token_hash', '=', tokenHash)
       .where('t.kind', '=', 'access')
       .where('t.expires_at', '>', now)
@@ -46,16 +49,18 @@ export class SqlTokenStore implements TokenStore {
     const first = rows[0]
     if (first === undefined) return undefined
     const memberships = rows.flatMap(r => r.accountId === null || r.accountName === null || r.group === null ? [] : [{ accountId: r.accountId, accountName: r.accountName, group: r.group }])
-    return { userId: first.userId, username: first.username, memberships }
+    return { userId: first.userId, username: first.username, expiresAt: first.expiresAt, memberships }
   }
 
   async deleteFamily (familyId: string): Promise<number> {
     const r = await this.db.deleteFrom('tokens').where('family_id', '=', familyId).executeTakeFirst()
+    if (Number(r.numDeletedRows) > 0) await this.authChanged()
     return Number(r.numDeletedRows)
   }
 
   async deleteForUser (userId: string): Promise<number> {
     const r = await this.db.deleteFrom('tokens').where('user_id', '=', userId).executeTakeFirst()
+    if (Number(r.numDeletedRows) > 0) await this.authChanged()
     return Number(r.numDeletedRows)
   }
 
