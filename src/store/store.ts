@@ -296,6 +296,8 @@ export interface RrsetStore {
   countRecords (zoneId: string): Promise<number>
   /** One rrset by owner and type (one unique-index lookup). */
   get (zoneId: string, ownerKey: string, type: number): Promise<StoredRrset | undefined>
+  /** Several rrsets by owner and type, in one statement: each key's rrset, undefined when absent. */
+  getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>>
   /**
    * One page of a zone's rrsets matching `query`, in its order, by offset. Every order reads an
    * index of the zone and stops after `offset + limit` rows when the filter is an index prefix.

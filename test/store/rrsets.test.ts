@@ -66,6 +66,14 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.get(zoneId, key('nothing.example.org.'), 1), undefined)
     })
 
+    it('gets several rrsets by owner and type in one call, in the order asked, undefined where absent', async () => {
+      const keys = [{ ownerKey: key('www.example.org.'), type: 1 }, { ownerKey: key('nothing.example.org.'), type: 1 }, { ownerKey: key('example.org.'), type: 6 }]
+      const many = await store.rrsets.getMany(zoneId, keys)
+      assert.deepEqual(many, [await store.rrsets.get(zoneId, keys[0]!.ownerKey, 1), undefined, await store.rrsets.get(zoneId, keys[2]!.ownerKey, 6)])
+      assert.equal(many[2]?.type, 6)
+      assert.deepEqual(await store.rrsets.getMany(zoneId, []), [])
+    })
+
     it('lists in canonical order by default, forwards and reversed, by offset', async () => {
       const owner = await page({})
       assert.equal(owner.length, all.length)

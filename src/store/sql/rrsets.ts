@@ -182,6 +182,18 @@ export class SqlRrsetStore implements RrsetStore {
     return row === undefined ? undefined : rrsetFromRow(row)
   }
 
+  async getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>> {
+    if (keys.length === 0) return []
+    const rows = await this.db.selectFrom('rrsets').selectAll()
+      .where('zone_id', '=', zoneId)
+      .where(eb => eb.or(keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
+      .execute()
+    return keys.map(k => {
+      const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
+      return row === undefined ? undefined : rrsetFromRow(row)
+    })
+  }
+
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
     const dir = query.reverse ? 'desc' : 'asc'
     let q = this.db.selectFrom('rrsets').selectAll().where(matching(query))
