@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, RawBuilder } from 'kysely'
 import { ConfigError } from '../config/config.ts'
 import type { Database } from './schema.ts'
 
@@ -30,6 +30,12 @@ export interface Engine {
    * commits (PostgreSQL `NOTIFY`); nothing on SQLite, whose other processes see `watch`'s resync.
    */
   announceZone (db: Kysely<Database>, zoneId: string): Promise<void>
+  /**
+   * An expression that announces the zone as {@link announceZone} does when a statement of the
+   * transaction selects it (in its RETURNING), saving a round trip (PostgreSQL `pg_notify`);
+   * absent where `announceZone` does nothing.
+   */
+  zoneAnnouncement?: (zoneId: string) => RawBuilder<unknown>
   /**
    * Watch for changes committed by other processes: PostgreSQL `LISTEN` (`onZone` with the id
    * of each announced zone; `onResync` after each reconnect), SQLite `PRAGMA data_version`

@@ -49,6 +49,7 @@ export async function openPostgresEngine (connectionString: string, schema?: str
     async announceZone (conn, zoneId) {
       await sql`select pg_notify(${channel}, ${zoneId})`.execute(conn)
     },
+    zoneAnnouncement: (zoneId) => sql`pg_notify(${channel}, ${zoneId})`,
     async watch (onZone, onResync) {
       return await listen(connectionString, channel, onZone, onResync)
     },

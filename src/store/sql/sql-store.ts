@@ -64,8 +64,8 @@ export class SqlStore implements Store {
     this.inTransaction = inTransaction
     this.watchers = watchers
     this.authWatchers = authWatchers
-    const touched = async (zoneId: string): Promise<void> => {
-      await engineImpl.announceZone(db, zoneId)
+    const touched = async (zoneId: string, announced = false): Promise<void> => {
+      if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
       else for (const w of watchers) w(zoneId)
     }
