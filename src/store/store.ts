@@ -309,6 +309,11 @@ export interface RrsetStore {
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */
   typesAt (zoneId: string, ownerKey: string): Promise<number[]>
+  /**
+   * What the placement rules of a new rrset read, in one statement: the types at the owner
+   * (ascending) and which of the owner keys `above` hold a DNAME.
+   */
+  placement (zoneId: string, ownerKey: string, above: readonly string[]): Promise<{ types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
 }

@@ -130,6 +130,19 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.hasBelow(zoneId, key('ww.example.org.')), false)
     })
 
+    it('reads the types at an owner and the DNAMEs above it in one call', async () => {
+      assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), []), { types: [1, 28], dnames: new Set() })
+      const dname = { ownerKey: key('moved.example.org.'), ownerName: 'moved.example.org.', type: 39, ttl: 300, rdata: [Uint8Array.of(0)], rdataText: ['.'], profile: null }
+      await store.rrsets.replace(zoneId, dname)
+      try {
+        const above = [key('x.moved.example.org.'), key('moved.example.org.'), key('www.example.org.'), key('example.org.')]
+        assert.deepEqual(await store.rrsets.placement(zoneId, key('y.x.moved.example.org.'), above), { types: [], dnames: new Set([key('moved.example.org.')]) })
+        assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), [key('example.org.')]), { types: [1, 28], dnames: new Set() })
+      } finally {
+        await store.rrsets.delete(zoneId, dname.ownerKey, 39)
+      }
+    })
+
     it('replaces in place, and deletes one rrset', async () => {
       const before = (await store.rrsets.get(zoneId, key('mail.example.org.'), 1))!
       await store.rrsets.replace(zoneId, { ...before, ttl: 60, rdataText: ['192.0.2.26'], rdata: [Uint8Array.of(192, 0, 2, 26)], profile: RD })
