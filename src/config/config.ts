@@ -60,7 +60,7 @@ type Env = Record<string, string | undefined>
 /** Every variable the service reads, with its default, for the README table and `--help`. */
 export const CONFIG_VARIABLES: Record<string, { default: string, description: string }> = {
   ZONAL_DATABASE_URL: { default: 'sqlite:./data/zonal.db', description: 'Database: `sqlite:<path>` (file and folder created when missing) or `postgres://user@host:port/db[?schema=name]`.' },
-  ZONAL_DATABASE_POOL_SIZE: { default: '40', description: 'PostgreSQL only: connections the service keeps to the database at most (the server\'s `max_connections`, 100 by default, bounds the sum over every node and tool). A request waits for a free connection for each statement outside a transaction and holds one for the whole of a write.' },
+  ZONAL_DATABASE_POOL_SIZE: { default: '20', description: 'PostgreSQL only: connections the service keeps to the database at most (the server\'s `max_connections`, 100 by default, bounds the sum over every node and tool). A request waits for a free connection for each statement outside a transaction and holds one for the whole of a write.' },
   ZONAL_HTTP_HOST: { default: '127.0.0.1', description: 'Address the HTTP API listens on.' },
   ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
   ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Comma-separated IPv4 and IPv6 addresses the DNS server listens on, each over UDP and TCP on the same port (`127.0.0.1,::1`; `0.0.0.0,::` for every address; an IPv6 address serves IPv6 only).' },
@@ -146,7 +146,7 @@ export function loadConfig (env: Env = process.env): Config {
   const password = env.ZONAL_ADMIN_PASSWORD
   return {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
-    databasePoolSize: int(env, 'ZONAL_DATABASE_POOL_SIZE', 40, 1, 10_000),
+    databasePoolSize: int(env, 'ZONAL_DATABASE_POOL_SIZE', 20, 1, 10_000),
     httpHost: text(env, 'ZONAL_HTTP_HOST', '127.0.0.1'),
     httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
     dnsHosts: dnsHosts(env),
