@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { execFileSync } from 'node:child_process'
@@ -67,13 +67,24 @@ export interface ZonalProcess {
   close (): Promise<void>
 }
 
+/** The node arguments of `npm start` (package.json's start script: `[exec] node <args>`). */
+export function npmStartArgs (): string[] {
+  const root = new URL('../../', import.meta.url).pathname
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+  const words = script.trim().split(/\s+/)
+  if (words[0] === 'exec') words.shift()
+  if (words.shift() !== 'node' || words.some(w => /[;&|<>$`'"]/.test(w))) throw new Error(`cannot run the start script "${script}" without a shell`)
+  return words
+}
+
 /**
  * Zonal as it runs in production: `zonal serve` in its own process (no rate limit) over a fresh
  * SQLite file, so the benchmark client does not share its thread. `nodeArgs` are the node
- * arguments before the script (default: none; the latency benchmark passes `npm start`'s), and
- * `dnsPort` the DNS port (default: one picked by the service).
+ * arguments before the script (default: none; the latency benchmark passes `npm start`'s),
+ * `dnsPort` the DNS port (default: one picked by the service), `databaseUrl` the database
+ * (default: a SQLite file in `dir`) and `env` more settings.
  */
-export async function startZonalProcess (dir: string, opts: { nodeArgs?: string[], dnsPort?: number } = {}): Promise<ZonalProcess> {
+export async function startZonalProcess (dir: string, opts: { nodeArgs?: string[], dnsPort?: number, databaseUrl?: string, env?: Record<string, string> } = {}): Promise<ZonalProcess> {
   rmSync(dir, { recursive: true, force: true })
   mkdirSync(dir, { recursive: true })
   const root = new URL('../../', import.meta.url).pathname
@@ -84,14 +95,15 @@ export async function startZonalProcess (dir: string, opts: { nodeArgs?: string[
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
       ...process.env,
-      ZONAL_DATABASE_URL: `sqlite:${join(dir, 'zonal.db')}`,
+      ZONAL_DATABASE_URL: opts.databaseUrl ?? `sqlite:${join(dir, 'zonal.db')}`,
       ZONAL_HTTP_PORT: String(port),
       ZONAL_DNS_PORT: String(opts.dnsPort ?? 0),
       ZONAL_ADMIN_ACCOUNT: 'bench',
       ZONAL_ADMIN_USERNAME: 'bench',
       ZONAL_ADMIN_PASSWORD: 'bench password',
       ZONAL_RATE_LIMIT_MAX: '0',
-      ZONAL_LOG_LEVEL: 'warn'
+      ZONAL_LOG_LEVEL: 'warn',
+      ...opts.env
     }
   })
   const base = `http://127.0.0.1:${port}`

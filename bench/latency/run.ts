@@ -1,11 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { freePort, startZonalProcess, type ZonalProcess } from '../api/servers.ts'
+import { freePort, npmStartArgs, startZonalProcess, type ZonalProcess } from '../api/servers.ts'
 import { startNamed, stop, type Running } from '../dns/servers.ts'
 
 /**
@@ -49,19 +49,10 @@ function zoneText (name: string, records: number): string {
   return lines.join('\n') + '\n'
 }
 
-/** The node arguments of `npm start` (package.json's start script: `[exec] node <args>`). */
-function startArgs (): string[] {
-  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const words = script.trim().split(/\s+/)
-  if (words[0] === 'exec') words.shift()
-  if (words.shift() !== 'node' || words.some(w => /[;&|<>$`'"]/.test(w))) throw new Error(`cannot run the start script "${script}" without a shell`)
-  return words
-}
-
 type Zonal = ZonalProcess
 
 async function startZonal (dir: string): Promise<Zonal> {
-  return await startZonalProcess(dir, { nodeArgs: startArgs(), dnsPort: await freePort() })
+  return await startZonalProcess(dir, { nodeArgs: npmStartArgs(), dnsPort: await freePort() })
 }
 
 async function api (z: Zonal, method: string, path: string, body?: unknown): Promise<Response> {

@@ -16,6 +16,11 @@ export interface AuthSettings {
   /** Failed logins from one address within `addressWindowSeconds` before it is throttled. 0 disables. */
   addressMaxFailures: number
   addressWindowSeconds: number
+  /**
+   * Seconds a verified bearer token is remembered once {@link AuthService.watchRevocations} runs
+   * (revocations clear it before that). 0: every request reads the store.
+   */
+  tokenCacheSeconds?: number
 }
 
 export const defaultAuthSettings: AuthSettings = {
@@ -24,7 +29,19 @@ export const defaultAuthSettings: AuthSettings = {
   maxFailedLogins: 5,
   lockSeconds: 900,
   addressMaxFailures: 20,
-  addressWindowSeconds: 900
+  addressWindowSeconds: 900,
+  tokenCacheSeconds: 30
+}
+
+/** Verified tokens remembered at most; the cache starts again empty when full. */
+const TOKEN_CACHE_ENTRIES = 10_000
+
+interface CachedBearer {
+  principal: Principal
+  /** The token's expiry (ISO 8601 UTC). */
+  expiresAt: string
+  /** Remembered until then (clock ms). */
+  until: number
 }
 
 /** The token response, in both key styles the real API sends (reference notes §2). */
@@ -58,6 +75,10 @@ export function hashToken (token: string): string {
  */
 export class AuthService {
   private readonly throttle: AddressThrottle
+  /** Verified bearer tokens by hash, while revocations are watched (see {@link watchRevocations}). */
+  private tokens: Map<string, CachedBearer> | undefined
+  /** Moves on each revocation: a store read begun before it is not remembered. */
+  private revocations = 0
 
   private readonly store: Store
   readonly settings: AuthSettings
@@ -137,11 +158,47 @@ export class AuthService {
 
   /** The caller a bearer token belongs to, or undefined when it is unknown, expired or its user disabled. */
   async authenticate (bearer: string): Promise<Principal | undefined> {
-    const record = await this.store.tokens.findByHash(hashToken(bearer))
-    if (record === undefined || record.kind !== 'access' || record.expiresAt <= iso(this.clock())) return undefined
-    const user = await this.store.users.findById(record.userId)
-    if (user === undefined || user.status !== 'ACTIVE') return undefined
-    return new Principal(user.id, user.username, await this.store.users.memberships(user.id))
+    const hash = hashToken(bearer)
+    const now = this.clock()
+    const at = iso(now)
+    const cached = this.tokens?.get(hash)
+    if (cached !== undefined) {
+      if (cached.expiresAt > at && cached.until > now.getTime()) return cached.principal
+      this.tokens?.delete(hash)
+    }
+    const seen = this.revocations
+    const holder = await this.store.tokens.findBearer(hash, at)
+    if (holder === undefined) return undefined
+    const principal = new Principal(holder.userId, holder.username, holder.memberships)
+    const ttl = this.settings.tokenCacheSeconds ?? 0
+    if (this.tokens !== undefined && ttl > 0 && seen === this.revocations) {
+      if (this.tokens.size >= TOKEN_CACHE_ENTRIES) this.tokens.clear()
+      this.tokens.set(hash, { principal, expiresAt: holder.expiresAt, until: now.getTime() + ttl * 1000 })
+    }
+    return principal
+  }
+
+  /**
+   * Remember verified bearer tokens (for `tokenCacheSeconds`, never past their expiry), forgetting
+   * them all whenever the store reports a revocation or a change of a user's access
+   * (`Store.watchAuth`): at once for this process's changes, as soon as PostgreSQL delivers the
+   * notification for other processes' (on SQLite, within 200 ms of another process's commit).
+   * Without this call (or with `tokenCacheSeconds` 0) every check reads the store. Resolves to a
+   * function that stops remembering.
+   */
+  async watchRevocations (): Promise<() => Promise<void>> {
+    if ((this.settings.tokenCacheSeconds ?? 0) <= 0) return async () => {}
+    const stop = await this.store.watchAuth(() => { this.forgetTokens() })
+    this.tokens = new Map()
+    return async () => {
+      this.tokens = undefined
+      await stop()
+    }
+  }
+
+  private forgetTokens (): void {
+    this.revocations++
+    this.tokens?.clear()
   }
 
   /** Revoke every token of a user (password change, disable). */

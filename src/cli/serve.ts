@@ -47,8 +47,9 @@ export interface RunningService {
  */
 export async function startService (config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningService> {
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
-  const store = await openStore(config.databaseUrl)
+  const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize })
   let app: FastifyInstance | undefined
+  let stopTokenCache = async (): Promise<void> => {}
   const metrics = new Registry()
   const queryCounts = new CounterSink()
   const queries = new QueryCollector(queryCounts, { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
@@ -80,12 +81,15 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       maxFailedLogins: config.maxFailedLogins,
       lockSeconds: config.lockSeconds,
       addressMaxFailures: config.loginAddressMaxFailures,
-      addressWindowSeconds: 900
+      addressWindowSeconds: 900,
+      tokenCacheSeconds: config.tokenCacheSeconds
     })
+    stopTokenCache = await auth.watchRevocations()
     app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, transferZone: async (zone, source) => await transferIn(zone, source) })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})
+    await stopTokenCache().catch(() => {})
     await store.close().catch(() => {})
     await queries.close()
     throw err
@@ -130,6 +134,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await queries.close()
     await app.close()
     await tasks.stop()
+    await stopTokenCache()
     await store.close()
     throw err
   }
@@ -175,6 +180,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
+        await stopTokenCache()
         await store.close()
         await closeSharedPool()
         logger.info('shut down cleanly')

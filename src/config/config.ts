@@ -8,6 +8,8 @@ import { parseCidr } from '../dns/server/client-address.ts'
  */
 export interface Config {
   databaseUrl: string
+  /** PostgreSQL connections the service's pool opens at most. */
+  databasePoolSize: number
   httpHost: string
   httpPort: number
   /** Addresses the DNS server listens on (IPv4 and IPv6 literals, no duplicates). */
@@ -35,6 +37,8 @@ export interface Config {
   secretKey: string | undefined
   logLevel: string
   accessTokenTtl: number
+  /** Seconds a verified bearer token is remembered between requests; 0 reads the store each time. */
+  tokenCacheSeconds: number
   refreshTokenTtl: number
   maxFailedLogins: number
   lockSeconds: number
@@ -58,6 +62,7 @@ type Env = Record<string, string | undefined>
 /** Every variable the service reads, with its default, for the README table and `--help`. */
 export const CONFIG_VARIABLES: Record<string, { default: string, description: string }> = {
   ZONAL_DATABASE_URL: { default: 'sqlite:./data/zonal.db', description: 'Database: `sqlite:<path>` (file and folder created when missing) or `postgres://user@host:port/db[?schema=name]`.' },
+  ZONAL_DATABASE_POOL_SIZE: { default: '20', description: 'PostgreSQL only: connections the service keeps to the database at most (the server\'s `max_connections`, 100 by default, bounds the sum over every node and tool). A request waits for a free connection for each statement outside a transaction and holds one for the whole of a write.' },
   ZONAL_HTTP_HOST: { default: '127.0.0.1', description: 'Address the HTTP API listens on.' },
   ZONAL_HTTP_PORT: { default: '8080', description: 'HTTP API port; `0` picks a free port (logged).' },
   ZONAL_DNS_HOST: { default: '127.0.0.1', description: 'Comma-separated IPv4 and IPv6 addresses the DNS server listens on, each over UDP and TCP on the same port (`127.0.0.1,::1`; `0.0.0.0,::` for every address; an IPv6 address serves IPv6 only).' },
@@ -79,6 +84,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },
   ZONAL_LOG_LEVEL: { default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
   ZONAL_ACCESS_TOKEN_TTL: { default: '3600', description: 'Access token lifetime in seconds.' },
+  ZONAL_TOKEN_CACHE_SECONDS: { default: '30', description: 'Seconds a verified access token is remembered, so a request does not read it from the database again; every revocation (a refresh, the revocation of a user\'s tokens, a password change, a user disabled or deleted, changed memberships) clears what is remembered: at once in the process that made it, as soon as PostgreSQL delivers its notification in the others, and within 200 ms on SQLite. `0` reads the database on every request.' },
   ZONAL_REFRESH_TOKEN_TTL: { default: '604800', description: 'Refresh token lifetime in seconds.' },
   ZONAL_LOGIN_MAX_FAILURES: { default: '5', description: 'Consecutive failed logins after which a user is locked; `0` disables.' },
   ZONAL_LOGIN_LOCK_SECONDS: { default: '900', description: 'How long a locked user waits.' },
@@ -143,6 +149,7 @@ export function loadConfig (env: Env = process.env): Config {
   const password = env.ZONAL_ADMIN_PASSWORD
   return {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
+    databasePoolSize: int(env, 'ZONAL_DATABASE_POOL_SIZE', 20, 1, 10_000),
     httpHost: text(env, 'ZONAL_HTTP_HOST', '127.0.0.1'),
     httpPort: int(env, 'ZONAL_HTTP_PORT', 8080, 0, 65535),
     dnsHosts: dnsHosts(env),
@@ -164,6 +171,7 @@ export function loadConfig (env: Env = process.env): Config {
     secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
     logLevel,
     accessTokenTtl: int(env, 'ZONAL_ACCESS_TOKEN_TTL', 3600, 60, 30 * 86400),
+    tokenCacheSeconds: int(env, 'ZONAL_TOKEN_CACHE_SECONDS', 30, 0, 3600),
     refreshTokenTtl: int(env, 'ZONAL_REFRESH_TOKEN_TTL', 604800, 60, 365 * 86400),
     maxFailedLogins: int(env, 'ZONAL_LOGIN_MAX_FAILURES', 5, 0, 1000),
     lockSeconds: int(env, 'ZONAL_LOGIN_LOCK_SECONDS', 900, 1, 86400),

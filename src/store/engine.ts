@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import type { Kysely, RawBuilder } from 'kysely'
 import { ConfigError } from '../config/config.ts'
 import type { Database } from './schema.ts'
 
@@ -31,11 +31,29 @@ export interface Engine {
    */
   announceZone (db: Kysely<Database>, zoneId: string): Promise<void>
   /**
+   * An expression that announces the zone as {@link announceZone} does when a statement of the
+   * transaction selects it (in its RETURNING), saving a round trip (PostgreSQL `pg_notify`);
+   * absent where `announceZone` does nothing.
+   */
+  zoneAnnouncement?: (zoneId: string) => RawBuilder<unknown>
+  /**
    * Watch for changes committed by other processes: PostgreSQL `LISTEN` (`onZone` with the id
    * of each announced zone; `onResync` after each reconnect), SQLite `PRAGMA data_version`
    * polled (`onResync` when another connection committed). Resolves to a stop function.
    */
   watch (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
+  /**
+   * Tell other processes on the database that who may use the API changed (tokens revoked, a
+   * user disabled, deleted or given other memberships), when the transaction of `db` commits
+   * (PostgreSQL `NOTIFY` on a channel of its own); nothing on SQLite (see `watchAuth`).
+   */
+  announceAuth (db: Kysely<Database>): Promise<void>
+  /**
+   * Watch for such changes by other processes: PostgreSQL `LISTEN` (`onChange` for each, and after
+   * each reconnect), SQLite `PRAGMA data_version` polled (`onChange` when another connection
+   * committed anything). Resolves to a stop function.
+   */
+  watchAuth (onChange: () => void): Promise<() => Promise<void>>
   isUniqueViolation (err: unknown): boolean
   isForeignKeyViolation (err: unknown): boolean
   close (): Promise<void>

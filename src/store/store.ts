@@ -80,9 +80,23 @@ export interface TokenRecord extends NewToken {
   createdAt: string
 }
 
+/** The holder of a valid access token: its user and the user's memberships. */
+export interface BearerHolder {
+  userId: string
+  username: string
+  /** When the token expires (ISO 8601 UTC). */
+  expiresAt: string
+  memberships: AccountMembership[]
+}
+
 export interface TokenStore {
   insert (token: NewToken): Promise<TokenRecord>
   findByHash (tokenHash: string): Promise<TokenRecord | undefined>
+  /**
+   * The holder of the access token of this hash when it has not expired at `now` and its user is
+   * ACTIVE, with the user's memberships (by account name), in one statement; else undefined.
+   */
+  findBearer (tokenHash: string, now: string): Promise<BearerHolder | undefined>
   /** Delete one token family (an access token and the refresh token issued with it). */
   deleteFamily (familyId: string): Promise<number>
   deleteForUser (userId: string): Promise<number>
@@ -290,6 +304,8 @@ export interface RrsetStore {
   countRecords (zoneId: string): Promise<number>
   /** One rrset by owner and type (one unique-index lookup). */
   get (zoneId: string, ownerKey: string, type: number): Promise<StoredRrset | undefined>
+  /** Several rrsets by owner and type, in one statement: each key's rrset, undefined when absent. */
+  getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>>
   /**
    * One page of a zone's rrsets matching `query`, in its order, by offset. Every order reads an
    * index of the zone and stops after `offset + limit` rows when the filter is an index prefix.
@@ -301,6 +317,11 @@ export interface RrsetStore {
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */
   typesAt (zoneId: string, ownerKey: string): Promise<number[]>
+  /**
+   * What the placement rules of a new rrset read, in one statement: the types at the owner
+   * (ascending) and which of the owner keys `above` hold a DNAME.
+   */
+  placement (zoneId: string, ownerKey: string, above: readonly string[]): Promise<{ types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
 }
@@ -498,6 +519,16 @@ export interface Store {
    * still compares versions now and then. Resolves to a function that stops watching.
    */
   watchZones (onZone: (zoneId: string) => void, onResync: () => void): Promise<() => Promise<void>>
+  /**
+   * Watch changes to who may use the API: `onChange()` after each committed revocation of tokens
+   * (`tokens.deleteFamily`, `tokens.deleteForUser`) or change of a user's password, status or
+   * memberships, or deletion of a user, by this process at once (before the committing call
+   * returns) and, on PostgreSQL, by every process on the database (LISTEN/NOTIFY, delivered
+   * moments after their commit; also after the listener reconnected); on SQLite whenever another
+   * process committed anything to the file (`PRAGMA data_version`, looked at every 200 ms).
+   * Resolves to a function that stops watching.
+   */
+  watchAuth (onChange: () => void): Promise<() => Promise<void>>
   /** Run `fn` in one transaction; inside one, run it in the same transaction. */
   transaction<T>(fn: (tx: Store) => Promise<T>): Promise<T>
   /** Apply pending migrations; returns the names applied. */

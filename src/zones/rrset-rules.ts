@@ -61,8 +61,19 @@ export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
     if (apex) throw broken('ZONE_CNAME_AT_APEX', p.owner)
     if (p.count > 1) throw broken('ZONE_CNAME_MULTIPLE', p.owner, `${p.count} CNAME records`)
   }
-  if (!ALLOWED_BESIDE_CNAME.has(p.type) || p.type === RRType.CNAME) {
-    const others = (await tx.rrsets.typesAt(p.zoneId, p.ownerKey)).filter(t => t !== p.type)
+  const needTypes = !ALLOWED_BESIDE_CNAME.has(p.type) || p.type === RRType.CNAME
+  // The names above the owner up to the apex: none may hold a DNAME.
+  const above: WireName[] = []
+  for (let up = p.owner; !nameEquals(up, p.origin);) {
+    up = parentName(up)
+    above.push(up)
+  }
+  // The types at the owner and the DNAMEs above it: one statement.
+  const { types, dnames } = needTypes || above.length > 0
+    ? await tx.rrsets.placement(p.zoneId, p.ownerKey, above.map(canonicalSortKey))
+    : { types: [], dnames: new Set<string>() }
+  if (needTypes) {
+    const others = types.filter(t => t !== p.type)
     if (p.type === RRType.CNAME) {
       const beside = others.filter(t => !ALLOWED_BESIDE_CNAME.has(t))
       if (beside.length > 0) throw broken('ZONE_CNAME_WITH_OTHER_DATA', p.owner, `also has ${mnemonics(beside)}`)
@@ -73,13 +84,8 @@ export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
   if (p.type === RRType.DNAME && await tx.rrsets.hasBelow(p.zoneId, p.ownerKey)) {
     throw broken('ZONE_DNAME_WITH_CHILDREN', p.owner, 'names exist below it')
   }
-  // The names above the owner up to the apex: none may hold a DNAME.
-  for (let up = p.owner; !nameEquals(up, p.origin);) {
-    up = parentName(up)
-    if (await tx.rrsets.get(p.zoneId, canonicalSortKey(up), RRType.DNAME) !== undefined) {
-      throw broken('ZONE_DNAME_WITH_CHILDREN', up, `${nameToString(p.owner)} would lie below it`)
-    }
-  }
+  const dname = above.find(up => dnames.has(canonicalSortKey(up)))
+  if (dname !== undefined) throw broken('ZONE_DNAME_WITH_CHILDREN', dname, `${nameToString(p.owner)} would lie below it`)
 }
 
 /**

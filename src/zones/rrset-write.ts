@@ -5,6 +5,7 @@ import { profileDocument, validateProfile } from '../zone/pools/index.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../zone/record-text.ts'
 import { RRType, typeName } from '../zone/rrtype.ts'
+import { canonicalSortKey, parseName } from '../zone/name.ts'
 import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
@@ -97,7 +98,12 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
     const zone: ZoneWithAccount | undefined = await tx.zones.lockById(t.zone.id)
     if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
     checkWritable(zone)
-    const before = await tx.rrsets.get(zone.id, t.ownerKey, t.type)
+    // The rrset and, unless it is the SOA itself, the apex SOA the serial bump reads: one statement.
+    const soaKey = { ownerKey: canonicalSortKey(parseName(zone.name)), type: RRType.SOA }
+    const soaKnown = t.type !== RRType.SOA || t.ownerKey !== soaKey.ownerKey
+    const [before, soa] = soaKnown
+      ? await tx.rrsets.getMany(zone.id, [{ ownerKey: t.ownerKey, type: t.type }, soaKey])
+      : [await tx.rrsets.get(zone.id, t.ownerKey, t.type), undefined]
     let after = decide(before)
     if (after !== undefined && t.type === RRType.SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
       const rdata = withSoaSerial(after.rdata[0]!, readSoa(before.rdata[0]).serial)
@@ -112,7 +118,7 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
       await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
       await tx.rrsets.replace(zone.id, after)
     }
-    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0), [{ before, after }])
+    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0), [{ before, after }], soaKnown ? { soa } : undefined)
     if (after !== undefined && t.type === RRType.SOA) after = { ...after, rdataText: [rdataToRecordText(RRType.SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,

@@ -29,11 +29,13 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  *
  * The records removed and added by `changed` (and the SOA's new serial) go into the zone change
  * journal under the new version, in the same transaction (IXFR out, other nodes' catch-up).
+ * `known.soa` is the apex SOA rrset when the caller read it in this transaction after the lock
+ * and did not change it (saves reading it again).
  *
  * @returns the updated zone row.
  */
-export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = []): Promise<Zone> {
-  const soa = await apexSoa(tx, zone)
+export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = [], known?: { soa: StoredRrset | undefined }): Promise<Zone> {
+  const soa = known === undefined ? await apexSoa(tx, zone) : known.soa
   const first = soa?.rdata[0]
   const current = first === undefined ? zone.serial : readSoa(first).serial
   const serial = nextSerial(current, now)

@@ -66,6 +66,14 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.get(zoneId, key('nothing.example.org.'), 1), undefined)
     })
 
+    it('gets several rrsets by owner and type in one call, in the order asked, undefined where absent', async () => {
+      const keys = [{ ownerKey: key('www.example.org.'), type: 1 }, { ownerKey: key('nothing.example.org.'), type: 1 }, { ownerKey: key('example.org.'), type: 6 }]
+      const many = await store.rrsets.getMany(zoneId, keys)
+      assert.deepEqual(many, [await store.rrsets.get(zoneId, keys[0]!.ownerKey, 1), undefined, await store.rrsets.get(zoneId, keys[2]!.ownerKey, 6)])
+      assert.equal(many[2]?.type, 6)
+      assert.deepEqual(await store.rrsets.getMany(zoneId, []), [])
+    })
+
     it('lists in canonical order by default, forwards and reversed, by offset', async () => {
       const owner = await page({})
       assert.equal(owner.length, all.length)
@@ -120,6 +128,19 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.hasBelow(zoneId, key('sub.example.org.')), false)
       // `a` is a prefix of `aa`'s key but not its parent.
       assert.equal(await store.rrsets.hasBelow(zoneId, key('ww.example.org.')), false)
+    })
+
+    it('reads the types at an owner and the DNAMEs above it in one call', async () => {
+      assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), []), { types: [1, 28], dnames: new Set() })
+      const dname = { ownerKey: key('moved.example.org.'), ownerName: 'moved.example.org.', type: 39, ttl: 300, rdata: [Uint8Array.of(0)], rdataText: ['.'], profile: null }
+      await store.rrsets.replace(zoneId, dname)
+      try {
+        const above = [key('x.moved.example.org.'), key('moved.example.org.'), key('www.example.org.'), key('example.org.')]
+        assert.deepEqual(await store.rrsets.placement(zoneId, key('y.x.moved.example.org.'), above), { types: [], dnames: new Set([key('moved.example.org.')]) })
+        assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), [key('example.org.')]), { types: [1, 28], dnames: new Set() })
+      } finally {
+        await store.rrsets.delete(zoneId, dname.ownerKey, 39)
+      }
     })
 
     it('replaces in place, and deletes one rrset', async () => {

@@ -82,6 +82,31 @@ for (const engine of await engineCases()) {
       assert.equal(await store.tokens.deleteForUser(u.id), 1)
     })
 
+    it('finds the holder of a valid access token with its memberships, and no one else', async () => {
+      const now = '2026-06-01T00:00:00.000Z'
+      const [b, a] = [await store.accounts.create('bearer-b'), await store.accounts.create('Bearer-A')]
+      const u = await store.users.create('bearer-erin', 'h')
+      await store.users.grant(u.id, b.id, 'ReadOnly')
+      await store.users.grant(u.id, a.id, 'Owner')
+      await store.tokens.insert({ tokenHash: 'be-a', kind: 'access', userId: u.id, familyId: 'fb', expiresAt: '2026-06-01T00:00:01.000Z' })
+      await store.tokens.insert({ tokenHash: 'be-r', kind: 'refresh', userId: u.id, familyId: 'fb', expiresAt: '2999-01-01T00:00:00.000Z' })
+      await store.tokens.insert({ tokenHash: 'be-old', kind: 'access', userId: u.id, familyId: 'fo', expiresAt: now })
+      assert.deepEqual(await store.tokens.findBearer('be-a', now), {
+        userId: u.id,
+        username: 'bearer-erin',
+        expiresAt: '2026-06-01T00:00:01.000Z',
+        memberships: [{ accountId: a.id, accountName: 'Bearer-A', group: 'Owner' }, { accountId: b.id, accountName: 'bearer-b', group: 'ReadOnly' }]
+      })
+      assert.equal(await store.tokens.findBearer('be-r', now), undefined, 'a refresh token is no bearer')
+      assert.equal(await store.tokens.findBearer('be-old', now), undefined, 'expired at now')
+      assert.equal(await store.tokens.findBearer('be-none', now), undefined)
+      const lone = await store.users.create('bearer-lone', 'h')
+      await store.tokens.insert({ tokenHash: 'bl-a', kind: 'access', userId: lone.id, familyId: 'fl', expiresAt: '2999-01-01T00:00:00.000Z' })
+      assert.deepEqual(await store.tokens.findBearer('bl-a', now), { userId: lone.id, username: 'bearer-lone', expiresAt: '2999-01-01T00:00:00.000Z', memberships: [] })
+      await store.users.setStatus(u.id, 'DISABLED')
+      assert.equal(await store.tokens.findBearer('be-a', now), undefined, 'a disabled user holds nothing')
+    })
+
     it('deletes a user with its memberships and tokens; its tasks keep no user', async () => {
       const acct = await store.accounts.create('delete-acct')
       const u = await store.users.create('dora', 'h')

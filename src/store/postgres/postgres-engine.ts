@@ -23,6 +23,7 @@ export async function openPostgresEngine (connectionString: string, schema?: str
     }
   }
   const pool = new pg.Pool({
+    Client: PreparingClient,
     connectionString,
     max: poolSize,
     types,
@@ -35,6 +36,7 @@ export async function openPostgresEngine (connectionString: string, schema?: str
   let closed = false
   // One channel per schema, so databases shared by several Zonal schemas do not cross-talk.
   const channel = schema === undefined ? 'zonal_zones' : `zonal_zones_${schema}`
+  const authChannel = schema === undefined ? 'zonal_auth' : `zonal_auth_${schema}`
 
   return {
     name: 'postgres',
@@ -47,8 +49,15 @@ export async function openPostgresEngine (connectionString: string, schema?: str
     async announceZone (conn, zoneId) {
       await sql`select pg_notify(${channel}, ${zoneId})`.execute(conn)
     },
+    zoneAnnouncement: (zoneId) => sql`pg_notify(${channel}, ${zoneId})`,
     async watch (onZone, onResync) {
       return await listen(connectionString, channel, onZone, onResync)
+    },
+    async announceAuth (conn) {
+      await sql`select pg_notify(${authChannel}, '')`.execute(conn)
+    },
+    async watchAuth (onChange) {
+      return await listen(connectionString, authChannel, () => { onChange() }, onChange)
     },
     isUniqueViolation: (err) => pgCode(err) === '23505',
     isForeignKeyViolation: (err) => pgCode(err) === '23503',
@@ -107,4 +116,47 @@ async function listen (connectionString: string, channel: string, onZone: (id: s
 
 function pgCode (err: unknown): unknown {
   return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined
+}
+
+/** Statements longer than this are not prepared (bulk inserts of many rows). */
+const MAX_PREPARED_TEXT = 16_384
+/** Distinct statement texts this process names at most; later ones run unnamed. */
+const MAX_PREPARED = 4096
+/** PostgreSQL: a prepared statement's result columns changed (a migration by another process). */
+const RESULT_TYPE_CHANGED = '0A000'
+
+/** The name of each statement text prepared so far, the same on every connection. */
+const statementNames = new Map<string, string>()
+
+function statementName (text: string): string | undefined {
+  let name = statementNames.get(text)
+  if (name === undefined && text.length <= MAX_PREPARED_TEXT && statementNames.size < MAX_PREPARED) {
+    name = `zonal_${statementNames.size}`
+    statementNames.set(text, name)
+  }
+  return name
+}
+
+/**
+ * A pool connection that prepares each parameterised statement (Kysely's queries) the first time
+ * it runs it and executes it by name afterwards, so PostgreSQL parses it once per connection and
+ * plans it as its plan cache decides (`plan_cache_mode`, default `auto`: the first five runs
+ * planned with their values, then a generic plan when that is not costlier). After a migration by
+ * another process changed a prepared statement's result columns (SQLSTATE 0A000, "cached plan
+ * must not change result type"), that statement fails once and the connection prepares every
+ * statement again under new names.
+ */
+class PreparingClient extends pg.Client {
+  private generation = 0
+
+  override query (config: any, values?: any, callback?: any): any {
+    if (typeof config !== 'string' || !Array.isArray(values) || typeof callback === 'function') return super.query(config, values, callback)
+    const name = statementName(config)
+    if (name === undefined) return super.query(config, values)
+    const result = super.query({ text: config, values, name: this.generation === 0 ? name : `${name}_${this.generation}` }) as Promise<unknown>
+    return result.catch((err: unknown) => {
+      if (pgCode(err) === RESULT_TYPE_CHANGED) this.generation++
+      throw err
+    })
+  }
 }

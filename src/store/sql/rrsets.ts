@@ -4,6 +4,9 @@ import type { Database, RrsetTable } from '../schema.ts'
 import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset, WireRrset } from '../store.ts'
 import { decodeProfile, decodeTextList, encodeProfile, encodeTextList } from './codec.ts'
 
+/** The DNAME type code (RFC 6672). */
+const DNAME = 39
+
 /** Rdata of an rrset on disk: each record as a 16-bit length and its wire octets. */
 export function packRdata (rdata: readonly Uint8Array[]): Uint8Array {
   let size = 0
@@ -182,6 +185,18 @@ export class SqlRrsetStore implements RrsetStore {
     return row === undefined ? undefined : rrsetFromRow(row)
   }
 
+  async getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>> {
+    if (keys.length === 0) return []
+    const rows = await this.db.selectFrom('rrsets').selectAll()
+      .where('zone_id', '=', zoneId)
+      .where(eb => eb.or(keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
+      .execute()
+    return keys.map(k => {
+      const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
+      return row === undefined ? undefined : rrsetFromRow(row)
+    })
+  }
+
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
     const dir = query.reverse ? 'desc' : 'asc'
     let q = this.db.selectFrom('rrsets').selectAll().where(matching(query))
@@ -200,6 +215,20 @@ export class SqlRrsetStore implements RrsetStore {
       .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', type)
       .executeTakeFirst()
     return Number(r.numDeletedRows) > 0
+  }
+
+  async placement (zoneId: string, ownerKey: string, above: readonly string[]): Promise<{ types: number[], dnames: Set<string> }> {
+    const rows = await this.db.selectFrom('rrsets').select(['owner_key', 'rrtype'])
+      .where('zone_id', '=', zoneId)
+      .where(eb => above.length === 0
+        ? eb('owner_key', '=', ownerKey)
+        : eb.or([eb('owner_key', '=', ownerKey), eb.and([eb('rrtype', '=', DNAME), eb('owner_key', 'in', [...above])])]))
+      .orderBy('rrtype')
+      .execute()
+    return {
+      types: rows.filter(r => r.owner_key === ownerKey).map(r => r.rrtype),
+      dnames: new Set(rows.filter(r => r.owner_key !== ownerKey && r.rrtype === DNAME).map(r => r.owner_key))
+    }
   }
 
   async typesAt (zoneId: string, ownerKey: string): Promise<number[]> {

@@ -17,6 +17,8 @@ import { SqlZoneStore } from './zones.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
+/** This process's watchers of changes to who may use the API, shared likewise. */
+type AuthWatchers = Set<() => void>
 
 /** The table stores of one connection (the engine's pool, or one transaction). */
 interface Parts {
@@ -43,29 +45,39 @@ export class SqlStore implements Store {
   private readonly parts: Parts
   /** Zones changed by this transaction, announced to the watchers after it commits. */
   private readonly changedZones = new Set<string>()
+  /** Whether this transaction revoked tokens or changed a user's access (announced after commit). */
+  private changedAuth = false
 
   private readonly engineImpl: Engine
   private readonly inTransaction: boolean
   private readonly watchers: Watchers
+  private readonly authWatchers: AuthWatchers
 
   constructor (
     engineImpl: Engine,
     db: Kysely<Database> = engineImpl.db,
     inTransaction = false,
-    watchers: Watchers = new Set()
+    watchers: Watchers = new Set(),
+    authWatchers: AuthWatchers = new Set()
   ) {
     this.engineImpl = engineImpl
     this.inTransaction = inTransaction
     this.watchers = watchers
-    const touched = async (zoneId: string): Promise<void> => {
-      await engineImpl.announceZone(db, zoneId)
+    this.authWatchers = authWatchers
+    const touched = async (zoneId: string, announced = false): Promise<void> => {
+      if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
       else for (const w of watchers) w(zoneId)
     }
+    const authChanged = async (): Promise<void> => {
+      await engineImpl.announceAuth(db)
+      if (inTransaction) this.changedAuth = true
+      else for (const w of authWatchers) w()
+    }
     this.parts = {
       accounts: new SqlAccountStore(db, engineImpl),
-      users: new SqlUserStore(db, engineImpl),
-      tokens: new SqlTokenStore(db),
+      users: new SqlUserStore(db, engineImpl, authChanged),
+      tokens: new SqlTokenStore(db, authChanged),
       zones: new SqlZoneStore(db, engineImpl, touched),
       rrsets: new SqlRrsetStore(db),
       tasks: new SqlTaskStore(db, engineImpl),
@@ -101,10 +113,11 @@ export class SqlStore implements Store {
     if (current.inTransaction) return await fn(current)
     let tx: SqlStore | undefined
     const result = await this.engineImpl.transaction(async (db) => {
-      tx = new SqlStore(this.engineImpl, db, true, this.watchers)
+      tx = new SqlStore(this.engineImpl, db, true, this.watchers, this.authWatchers)
       return await fn(tx)
     })
     for (const id of tx?.changedZones ?? []) for (const w of this.watchers) w(id)
+    if (tx?.changedAuth === true) for (const w of this.authWatchers) w()
     return result
   }
 
@@ -113,6 +126,15 @@ export class SqlStore implements Store {
     this.watchers.add(onZone)
     return async () => {
       this.watchers.delete(onZone)
+      await stopEngine()
+    }
+  }
+
+  async watchAuth (onChange: () => void): Promise<() => Promise<void>> {
+    const stopEngine = await this.engineImpl.watchAuth(onChange)
+    this.authWatchers.add(onChange)
+    return async () => {
+      this.authWatchers.delete(onChange)
       await stopEngine()
     }
   }

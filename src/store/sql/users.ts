@@ -8,10 +8,13 @@ import type { AccountMembership, UserStore } from '../store.ts'
 export class SqlUserStore implements UserStore {
   private readonly db: Kysely<Database>
   private readonly engine: Engine
+  /** Announces a change of a user's access (see `Store.watchAuth`). */
+  private readonly authChanged: () => Promise<void>
 
-  constructor (db: Kysely<Database>, engine: Engine) {
+  constructor (db: Kysely<Database>, engine: Engine, authChanged: () => Promise<void> = async () => {}) {
     this.db = db
     this.engine = engine
+    this.authChanged = authChanged
   }
 
   async create (username: string, passwordHash: string): Promise<UserRow> {
@@ -57,10 +60,12 @@ export class SqlUserStore implements UserStore {
     await this.db.updateTable('users')
       .set({ password_hash: passwordHash, failed_logins: 0, locked_until: null, updated_at: new Date().toISOString() })
       .where('id', '=', userId).execute()
+    await this.authChanged()
   }
 
   async setStatus (userId: string, status: UserRow['status']): Promise<void> {
     await this.db.updateTable('users').set({ status, updated_at: new Date().toISOString() }).where('id', '=', userId).execute()
+    await this.authChanged()
   }
 
   async claimLoginAttempt (userId: string, now: string, maxFailures: number, lockUntil: string): Promise<boolean> {
@@ -88,6 +93,7 @@ export class SqlUserStore implements UserStore {
       .values({ user_id: userId, account_id: accountId, group_name: group, created_at: new Date().toISOString() })
       .onConflict(oc => oc.columns(['user_id', 'account_id']).doUpdateSet({ group_name: group }))
       .execute()
+    await this.authChanged()
   }
 
   async memberships (userId: string): Promise<AccountMembership[]> {
@@ -102,6 +108,7 @@ export class SqlUserStore implements UserStore {
 
   async delete (userId: string): Promise<boolean> {
     const r = await this.db.deleteFrom('users').where('id', '=', userId).executeTakeFirst()
+    if (Number(r.numDeletedRows) > 0) await this.authChanged()
     return Number(r.numDeletedRows) > 0
   }
 }

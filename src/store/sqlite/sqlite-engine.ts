@@ -47,6 +47,19 @@ export function openSqliteEngine (path: string): Engine {
   }
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) })
   let closed = false
+  /** `onCommit` whenever another connection (another process) committed to the file. */
+  const watchDataVersion = (onCommit: () => void): () => Promise<void> => {
+    let seen = raw.pragma('data_version', { simple: true })
+    const timer = setInterval(() => {
+      if (closed) return
+      const now = raw.pragma('data_version', { simple: true })
+      if (now === seen) return
+      seen = now
+      onCommit()
+    }, DATA_VERSION_POLL_MS)
+    timer.unref()
+    return async () => clearInterval(timer)
+  }
 
   return {
     name: 'sqlite',
@@ -67,17 +80,11 @@ export function openSqliteEngine (path: string): Engine {
     },
     async announceZone () {},
     async watch (_onZone, onResync) {
-      // data_version moves when another connection (another process) commits to the file.
-      let seen = raw.pragma('data_version', { simple: true })
-      const timer = setInterval(() => {
-        if (closed) return
-        const now = raw.pragma('data_version', { simple: true })
-        if (now === seen) return
-        seen = now
-        onResync()
-      }, DATA_VERSION_POLL_MS)
-      timer.unref()
-      return async () => clearInterval(timer)
+      return watchDataVersion(onResync)
+    },
+    async announceAuth () {},
+    async watchAuth (onChange) {
+      return watchDataVersion(onChange)
     },
     isUniqueViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_UNIQUE') || hasCode(err, 'SQLITE_CONSTRAINT_PRIMARYKEY'),
     isForeignKeyViolation: (err) => hasCode(err, 'SQLITE_CONSTRAINT_FOREIGNKEY'),
