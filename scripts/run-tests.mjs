@@ -1,5 +1,6 @@
 // Runs every test file under test/ with node's test runner (the TypeScript runs as is: Node
-// strips the types). Extra arguments are passed to node (e.g. --test-name-pattern).
+// strips the types), or only the `.test.ts` files named among the arguments. Other arguments are
+// passed to node (e.g. --test-name-pattern).
 import { spawnSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
@@ -14,10 +15,12 @@ function find (dir) {
   return out
 }
 
-const files = find('test').sort()
+const named = process.argv.slice(2).filter(a => a.endsWith('.test.ts'))
+const options = process.argv.slice(2).filter(a => !a.endsWith('.test.ts'))
+const files = named.length > 0 ? named : find('test').sort()
 // Piped (CI, logs): TAP, whose closing `# tests`, `# pass`, `# fail` lines CI reads; a terminal
 // keeps node's own default reporter.
-const reporter = process.stdout.isTTY || process.argv.slice(2).some(a => a.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap']
-const args = ['--test', ...reporter, ...process.argv.slice(2), ...files]
+const reporter = process.stdout.isTTY || options.some(a => a.startsWith('--test-reporter')) ? [] : ['--test-reporter=tap']
+const args = ['--test', ...reporter, ...options, ...files]
 const result = spawnSync(process.execPath, args, { stdio: 'inherit' })
 process.exit(result.status ?? 1)
