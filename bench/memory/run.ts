@@ -40,7 +40,7 @@ const mb = (n: number): string => (n / 1024 / 1024).toFixed(0)
 const rows: string[] = []
 async function measure (step: string): Promise<void> {
   // Idle worker-pool threads stop after a while (src/util/worker-pool.ts): measure after that.
-  await until('the worker pool to go idle', () => sharedPool().threads === 0)
+  await until('the worker pool to go idle', () => !(sharedPool().threads > 0))
   for (let i = 0; i < 3; i++) {
     globalThis.gc!()
     await sleep(200)
