@@ -171,6 +171,8 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
         // The transfer stops as soon as the primary sends more than the zone may hold (and its closing SOA).
         got = await deps.transferZone(origin, { ...endpointTarget(server.endpoint), ...(server.key === undefined ? {} : { key: tsigKeyOf(server.key, deps.secrets) }) }, { maxRecords: limits.zoneMaxRecords + 1 })
       } catch (err) {
+        // The transfer stopped at the limit (TransferError 'too large'): the zone is too large, not the primary at fault.
+        if ((err as { reason?: unknown }).reason === 'too large') throw new ZonalError('ZONE_TOO_MANY_RECORDS', `more than ${limits.zoneMaxRecords}`, limits.zoneMaxRecords)
         throw new ZonalError('ZONE_TRANSFER_FAILED', label, err instanceof Error ? err.message : String(err))
       }
       if (got.kind !== 'full') throw new ZonalError('ZONE_TRANSFER_FAILED', label, 'the name server did not send the whole zone')

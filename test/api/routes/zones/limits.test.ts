@@ -8,6 +8,9 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { Principal } from '../../../../src/auth/principal.ts'
 import { SecretBox } from '../../../../src/auth/secrets.ts'
+import { TransferError } from '../../../../src/dns/transfer/client.ts'
+import { parseName } from '../../../../src/zone/name.ts'
+import { parseZoneText } from '../../../../src/zonefile/parser.ts'
 import { createZone } from '../../../../src/zones/create.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { engineCases } from '../../../helpers/engines.ts'
@@ -131,6 +134,30 @@ for (const engine of await engineCases()) {
       await absent(alice, 'copy.test.')
       await createZone({ ...deps, limits: { ...deps.limits, zoneMaxRecords: 12 } }, caller, copy)
       assert.equal(await count(alice, 'copy.test.'), 12)
+    })
+
+    it('refuses a transfer-create over the limit: the transfer is bounded, and what it brings is counted', async () => {
+      const user = (await t.store.users.findByUsername('alice'))!
+      const caller = { principal: new Principal(user.id, user.username, await t.store.users.memberships(user.id)), actor: { user: 'alice', ipAddress: null } }
+      const records = parseZoneText(zoneOf(12), { origin: parseName('xfr.test.'), includes: 'refuse' }).records
+      const asked: (number | undefined)[] = []
+      const deps = {
+        store: t.store,
+        nameservers: ['ns1.zonal.test.'],
+        secrets: new SecretBox(undefined),
+        clock: () => new Date(),
+        limits: { zoneMaxRecords: 11, generateMaxRecords: 65536, uploadSyncMaxRecords: 10000 },
+        transferZone: async (_zone: unknown, _source: unknown, opts?: { maxRecords?: number }) => {
+          asked.push(opts?.maxRecords)
+          return { kind: 'full' as const, serial: 1, records }
+        }
+      }
+      const body = { properties: { name: 'xfr.test.', accountName: 'acme', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'TRANSFER', nameServer: { ip: '127.0.0.1' } } }
+      await assert.rejects(createZone(deps, caller, body), { code: 'ZONE_TOO_MANY_RECORDS', message: 'Invalid input: the zone would have 12 records, over the limit of 11 records per zone.' })
+      assert.deepEqual(asked, [12], 'the transfer may bring the limit and the closing SOA')
+      const stopped = { ...deps, transferZone: async () => { throw new TransferError('too large', 'the primary sent more than 12 records, more than the zone may hold') } }
+      await assert.rejects(createZone(stopped, caller, body), { code: 'ZONE_TOO_MANY_RECORDS', message: 'Invalid input: the zone would have more than 11 records, over the limit of 11 records per zone.' })
+      await absent(alice, 'xfr.test.')
     })
   })
 }
