@@ -56,11 +56,14 @@ interface Slot {
 }
 
 /**
- * How long a worker may stay idle before it is stopped. A thread's heap keeps what a large job
- * left (the parse of a 262,144-record upload left about 250 MB in it) until its next
- * collection, which an idle thread never has: stopping it gives all of it back.
+ * How long a worker may stay idle before it is looked at, and the heap (used, garbage included)
+ * from which it is then stopped. A thread's heap keeps what a large job left (the parse of a
+ * 262,144-record upload left about 250 MB in it) until its next collection, which an idle thread
+ * never has: stopping it gives all of it back. A worker after small jobs is kept (starting one
+ * and importing its module again costs 100–200 ms).
  */
 export const WORKER_IDLE_MS = 2000
+export const WORKER_RETIRE_HEAP_BYTES = 64 * 1024 * 1024
 
 const ENTRY = new URL('./worker-entry.ts', import.meta.url)
 
@@ -70,13 +73,15 @@ const ENTRY = new URL('./worker-entry.ts', import.meta.url)
  * names a module and one of its exported functions ({@link offloaded}); the worker imports the
  * module (once) and runs the function with the arguments, which cross the thread boundary by
  * structured clone (transfer the `ArrayBuffer`s of large byte arrays). Workers start on first use
- * and do not keep the process alive while idle; one idle for `idleMs` is stopped (its memory
- * goes back to the system) and started again by a later call. A worker that dies fails its call
+ * and do not keep the process alive while idle; one idle for `idleMs` with more than
+ * `retireHeapBytes` of heap is stopped (its memory goes back to the system) and started again
+ * by a later call. A worker that dies fails its call
  * and is replaced by the next call.
  */
 export class WorkerPool {
   private readonly size: number
   private readonly idleMs: number
+  private readonly retireHeapBytes: number
   private readonly slots: Slot[] = []
   private readonly queue: Job[] = []
   private nextId = 1
@@ -84,11 +89,13 @@ export class WorkerPool {
 
   /**
    * @param size workers at most (default: one less than the cores, at least 1, at most 2).
-   * @param idleMs how long a worker may stay idle before it is stopped ({@link WORKER_IDLE_MS}).
+   * @param idleMs how long a worker may stay idle before it is looked at ({@link WORKER_IDLE_MS}).
+   * @param retireHeapBytes the heap from which an idle worker is stopped ({@link WORKER_RETIRE_HEAP_BYTES}).
    */
-  constructor (size = Math.max(1, Math.min(2, availableParallelism() - 1)), idleMs = WORKER_IDLE_MS) {
+  constructor (size = Math.max(1, Math.min(2, availableParallelism() - 1)), idleMs = WORKER_IDLE_MS, retireHeapBytes = WORKER_RETIRE_HEAP_BYTES) {
     this.size = size
     this.idleMs = idleMs
+    this.retireHeapBytes = retireHeapBytes
   }
 
   /** Worker threads running now (busy or idle). */
@@ -163,15 +170,19 @@ export class WorkerPool {
     return slot
   }
 
-  /** Stop an idle worker after `idleMs`, unless a call comes first. */
+  /** Stop a worker idle for `idleMs` whose heap is large, unless a call comes first. */
   private retireLater (slot: Slot): void {
     clearTimeout(slot.retire)
     slot.retire = setTimeout(() => {
-      const i = this.slots.indexOf(slot)
-      if (slot.job !== undefined || i < 0) return
-      // Out of the pool at once: a call made while it stops gets another worker.
-      this.slots.splice(i, 1)
-      slot.worker.terminate().catch(() => {})
+      slot.retire = undefined
+      if (slot.job !== undefined || !this.slots.includes(slot)) return
+      slot.worker.getHeapStatistics().then((heap) => {
+        const i = this.slots.indexOf(slot)
+        if (slot.job !== undefined || slot.retire !== undefined || i < 0 || heap.used_heap_size < this.retireHeapBytes) return
+        // Out of the pool at once: a call made while it stops gets another worker.
+        this.slots.splice(i, 1)
+        slot.worker.terminate().catch(() => {})
+      }, () => {})
     }, this.idleMs)
     slot.retire.unref()
   }

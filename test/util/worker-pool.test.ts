@@ -42,8 +42,8 @@ describe('WorkerPool', () => {
     assert.equal(await pool.run(FUNCTIONS, 'add', [1, 1]), 2)
   })
 
-  it('stops a worker idle for idleMs (its memory goes back), and starts a new one for the next call', async () => {
-    const retiring = new WorkerPool(1, 50)
+  it('stops a worker idle for idleMs with a large heap (its memory goes back), and starts a new one for the next call', async () => {
+    const retiring = new WorkerPool(1, 50, 0)
     try {
       const first = (await retiring.run(FUNCTIONS, 'bytes', [10]) as { threadId: number }).threadId
       assert.equal(retiring.threads, 1)
