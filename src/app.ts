@@ -32,6 +32,7 @@ import { zoneRoutes } from './api/routes/zones/index.ts'
 import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
 import { MULTIPART_LIMITS } from './api/routes/zones/upload.ts'
 import type { ZoneDeps } from './zones/context.ts'
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './zones/limits.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
@@ -40,7 +41,7 @@ import { systemClock, type Clock } from './util/time.ts'
 export interface AppDeps {
   store: Store
   auth: AuthService
-  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey'>>
+  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey' | 'zoneMaxRecords' | 'generateMaxRecords' | 'uploadSyncMaxRecords'>>
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger
   /**
@@ -118,22 +119,28 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(systemRoutes)
   await app.register(authorizationRoutes, { auth: deps.auth })
   await app.register(accountRoutes, { store: deps.store })
+  const limits: ZoneLimits = {
+    zoneMaxRecords: deps.config.zoneMaxRecords ?? DEFAULT_ZONE_LIMITS.zoneMaxRecords,
+    generateMaxRecords: deps.config.generateMaxRecords ?? DEFAULT_ZONE_LIMITS.generateMaxRecords,
+    uploadSyncMaxRecords: deps.config.uploadSyncMaxRecords ?? DEFAULT_ZONE_LIMITS.uploadSyncMaxRecords
+  }
   await app.register(zoneRoutes, {
     zones: {
       store: deps.store,
       nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
       secrets: new SecretBox(deps.config.secretKey),
       clock: systemClock,
+      limits,
       ...(deps.transferZone === undefined ? {} : { transferZone: deps.transferZone })
     },
     tasks: deps.tasks
   })
   await app.register(zoneSnapshotRoutes, {
-    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock },
+    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
     tasks: deps.tasks
   })
   await app.register(zoneListRoutes, { store: deps.store })
-  await app.register(rrsetRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock } })
+  await app.register(rrsetRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits } })
   await app.register(taskRoutes, { store: deps.store })
   await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })

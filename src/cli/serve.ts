@@ -54,7 +54,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   const queryCounts = new CounterSink()
   const queries = new QueryCollector(queryCounts, { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries)
-  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey }), {
+  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
     retentionSeconds: config.taskRetentionSeconds,
@@ -85,7 +85,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       tokenCacheSeconds: config.tokenCacheSeconds
     })
     stopTokenCache = await auth.watchRevocations()
-    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, transferZone: async (zone, source) => await transferIn(zone, source) })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, transferZone: async (zone, source, opts) => await transferIn(zone, source, opts) })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})
@@ -104,7 +104,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   let dnsRef: DnsService | undefined
   const refresher = new SecondaryRefresher({
     store,
-    transfer: async (zone, source, serial, signal) => await transferIn(zone, source, { ...(serial === undefined ? {} : { serial }), signal }),
+    // A whole zone may bring its records and the closing SOA; differences, twice that (removed and added).
+    transfer: async (zone, source, serial, signal) => await transferIn(zone, source, { ...(serial === undefined ? {} : { serial }), signal, maxRecords: (serial === undefined ? 1 : 2) * (config.zoneMaxRecords + 1) }),
+    maxRecords: config.zoneMaxRecords,
     secrets: new SecretBox(config.secretKey),
     logger: logger.child({ part: 'secondaries' }),
     onExpired: (zoneId, expired) => dnsRef?.sync.setExpired(zoneId, expired)

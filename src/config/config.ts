@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { parseCidr } from '../dns/server/client-address.ts'
+import { DEFAULT_ZONE_LIMITS } from '../zones/limits.ts'
 
 /**
  * The service's configuration: `ZONAL_*` environment variables, each documented in the README
@@ -50,6 +51,12 @@ export interface Config {
   /** 0: keep audit records for ever. */
   auditRetentionDays: number
   taskConcurrency: number
+  /** Records per zone, however they get in. */
+  zoneMaxRecords: number
+  /** Records all `$GENERATE` lines of one zone file may make together. */
+  generateMaxRecords: number
+  /** Uploads with more records than this are created by a background task. */
+  uploadSyncMaxRecords: number
 }
 
 export class ConfigError extends Error {}
@@ -94,7 +101,10 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_BODY_LIMIT: { default: '10485760', description: 'Largest accepted request body in bytes.' },
   ZONAL_TASK_RETENTION: { default: '604800', description: 'Seconds a finished background task (and its result file) is kept before it is deleted.' },
   ZONAL_AUDIT_RETENTION_DAYS: { default: '0', description: 'Days audit records are kept; older ones are deleted (the only way a record is ever removed). `0` keeps them for ever.' },
-  ZONAL_TASK_CONCURRENCY: { default: '2', description: 'Background tasks (such as zone exports) this node runs at once.' }
+  ZONAL_TASK_CONCURRENCY: { default: '2', description: 'Background tasks (such as zone exports) this node runs at once.' },
+  ZONAL_ZONE_MAX_RECORDS: { default: '500000', description: 'Records one zone may hold, however they get in: upload, copy, transfer, rrset writes and batches (refused with 400 53005 before anything is written), and a secondary\'s zone transfers (the transfer fails, the zone keeps its data and shows the failure). A zone served takes about 1.2 KB of memory per record.' },
+  ZONAL_GENERATE_MAX_RECORDS: { default: '65536', description: 'Records all the `$GENERATE` lines of one uploaded zone file may make together (a /16 of PTRs); a file over it is refused before anything is expanded.' },
+  ZONAL_UPLOAD_SYNC_MAX_RECORDS: { default: '10000', description: 'Zone uploads with more records than this (counted before parsing, `$GENERATE` ranges included), or more than 512 KiB of text, are created by a background task (202 and `X-Task-Id`) instead of within the request.' }
 }
 
 function text (env: Env, name: string, fallback: string): string {
@@ -181,6 +191,9 @@ export function loadConfig (env: Env = process.env): Config {
     bodyLimit: int(env, 'ZONAL_BODY_LIMIT', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     taskRetentionSeconds: int(env, 'ZONAL_TASK_RETENTION', 604800, 60, 3650 * 86400),
     auditRetentionDays: int(env, 'ZONAL_AUDIT_RETENTION_DAYS', 0, 0, 36500),
-    taskConcurrency: int(env, 'ZONAL_TASK_CONCURRENCY', 2, 1, 64)
+    taskConcurrency: int(env, 'ZONAL_TASK_CONCURRENCY', 2, 1, 64),
+    zoneMaxRecords: int(env, 'ZONAL_ZONE_MAX_RECORDS', DEFAULT_ZONE_LIMITS.zoneMaxRecords, 100, 100_000_000),
+    generateMaxRecords: int(env, 'ZONAL_GENERATE_MAX_RECORDS', DEFAULT_ZONE_LIMITS.generateMaxRecords, 0, 100_000_000),
+    uploadSyncMaxRecords: int(env, 'ZONAL_UPLOAD_SYNC_MAX_RECORDS', DEFAULT_ZONE_LIMITS.uploadSyncMaxRecords, 0, 100_000_000)
   }
 }

@@ -84,6 +84,8 @@ export const catalog = {
   ZONE_SECTION_NOT_ALLOWED: { status: 400, errorCode: 53005, message: 'Invalid input: {0} cannot be set for a {1} zone.' },
   ZONE_FILE_REQUIRED: { status: 400, errorCode: 70009, message: 'One file must be specified: json or file' },
   ZONE_FILE_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  ZONE_TOO_MANY_RECORDS: { status: 400, errorCode: 53005, message: 'Invalid input: the zone would have {0} records, over the limit of {1} records per zone.' },
+  ZONE_FILE_GENERATE_TOO_MANY: { status: 400, errorCode: 53005, message: 'Invalid input: the $GENERATE lines of the file would make {0} records, over the limit of {1} per file.' },
   RESTRICT_IP_REQUIRED: { status: 400, errorCode: 120001, message: 'One of (startIP,endIP), cidr or singleIP is required to be set in {0}[{1}]' },
   RESTRICT_CIDR_INVALID: { status: 400, errorCode: 120002, message: 'The contents of provided CIDR \'{0}\' are not valid in {1}[{2}].cidr' },
   RESTRICT_FAMILY_MISMATCH: { status: 400, errorCode: 120003, message: '\'{0}\' and \'{1}\' must belong to same IP family (IPv6 or IPv4) in {2}[{3}].(startIP,endIP)' },

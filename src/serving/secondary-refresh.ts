@@ -47,6 +47,8 @@ export interface SecondaryRefreshOptions {
   concurrency?: number
   /** Told when a zone expires (stops answering, SERVFAIL) or comes back after a transfer. */
   onExpired?: (zoneId: string, expired: boolean) => void
+  /** Records a zone may hold (`ZONAL_ZONE_MAX_RECORDS`): a transfer bringing more fails and changes nothing. */
+  maxRecords?: number
 }
 
 /** SOA timers used before a zone has an SOA of its own (RFC 1035 §3.3.13 meanings). */
@@ -271,7 +273,7 @@ export class SecondaryRefresher {
           const now = this.clock()
           z.due = now.getTime() + timers.refresh * 1000
           z.lastSuccess = now.getTime()
-          await applyTransfer(this.opts.store, z.zoneId, result, now, new Date(z.due))
+          await applyTransfer(this.opts.store, z.zoneId, result, now, new Date(z.due), this.opts.maxRecords)
           if (z.expired) {
             z.expired = false
             this.opts.onExpired?.(z.zoneId, false)

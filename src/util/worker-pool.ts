@@ -51,7 +51,19 @@ interface Job {
 interface Slot {
   worker: Worker
   job: Job | undefined
+  /** Stops the worker once it has been idle {@link WorkerPool} `idleMs`. */
+  retire: NodeJS.Timeout | undefined
 }
+
+/**
+ * How long a worker may stay idle before it is looked at, and the heap (used, garbage included)
+ * from which it is then stopped. A thread's heap keeps what a large job left (the parse of a
+ * 262,144-record upload left about 250 MB in it) until its next collection, which an idle thread
+ * never has: stopping it gives all of it back. A worker after small jobs is kept (starting one
+ * and importing its module again costs 100–200 ms).
+ */
+export const WORKER_IDLE_MS = 2000
+export const WORKER_RETIRE_HEAP_BYTES = 64 * 1024 * 1024
 
 const ENTRY = new URL('./worker-entry.ts', import.meta.url)
 
@@ -61,19 +73,34 @@ const ENTRY = new URL('./worker-entry.ts', import.meta.url)
  * names a module and one of its exported functions ({@link offloaded}); the worker imports the
  * module (once) and runs the function with the arguments, which cross the thread boundary by
  * structured clone (transfer the `ArrayBuffer`s of large byte arrays). Workers start on first use
- * and do not keep the process alive while idle. A worker that dies fails its call and is
- * replaced by the next call.
+ * and do not keep the process alive while idle; one idle for `idleMs` with more than
+ * `retireHeapBytes` of heap is stopped (its memory goes back to the system) and started again
+ * by a later call. A worker that dies fails its call
+ * and is replaced by the next call.
  */
 export class WorkerPool {
   private readonly size: number
+  private readonly idleMs: number
+  private readonly retireHeapBytes: number
   private readonly slots: Slot[] = []
   private readonly queue: Job[] = []
   private nextId = 1
   private closed = false
 
-  /** @param size workers at most (default: one less than the cores, at least 1, at most 2). */
-  constructor (size = Math.max(1, Math.min(2, availableParallelism() - 1))) {
+  /**
+   * @param size workers at most (default: one less than the cores, at least 1, at most 2).
+   * @param idleMs how long a worker may stay idle before it is looked at ({@link WORKER_IDLE_MS}).
+   * @param retireHeapBytes the heap from which an idle worker is stopped ({@link WORKER_RETIRE_HEAP_BYTES}).
+   */
+  constructor (size = Math.max(1, Math.min(2, availableParallelism() - 1)), idleMs = WORKER_IDLE_MS, retireHeapBytes = WORKER_RETIRE_HEAP_BYTES) {
     this.size = size
+    this.idleMs = idleMs
+    this.retireHeapBytes = retireHeapBytes
+  }
+
+  /** Worker threads running now (busy or idle). */
+  get threads (): number {
+    return this.slots.length
   }
 
   /**
@@ -94,6 +121,7 @@ export class WorkerPool {
     this.closed = true
     for (const job of this.queue.splice(0)) job.reject(new Error('worker pool closed'))
     await Promise.all(this.slots.splice(0).map(async s => {
+      clearTimeout(s.retire)
       s.job?.reject(new Error('worker pool closed'))
       await s.worker.terminate()
     }))
@@ -106,6 +134,8 @@ export class WorkerPool {
       if (slot === undefined) return
       const job = this.queue.shift()!
       slot.job = job
+      clearTimeout(slot.retire)
+      slot.retire = undefined
       slot.worker.ref()
       slot.worker.postMessage(job.call, job.transfer)
     }
@@ -113,7 +143,7 @@ export class WorkerPool {
 
   private spawn (): Slot {
     const worker = new Worker(ENTRY)
-    const slot: Slot = { worker, job: undefined }
+    const slot: Slot = { worker, job: undefined, retire: undefined }
     worker.on('message', (reply: WorkerReply) => {
       const job = slot.job
       if (job === undefined || job.call.id !== reply.id) return
@@ -122,8 +152,10 @@ export class WorkerPool {
       if ('error' in reply) job.reject(errorFromWorker(reply.error))
       else job.resolve(reply.value)
       this.dispatch()
+      if (slot.job === undefined) this.retireLater(slot)
     })
     const lost = (err: Error): void => {
+      clearTimeout(slot.retire)
       const i = this.slots.indexOf(slot)
       if (i < 0) return
       this.slots.splice(i, 1)
@@ -136,6 +168,23 @@ export class WorkerPool {
     worker.unref()
     this.slots.push(slot)
     return slot
+  }
+
+  /** Stop a worker idle for `idleMs` whose heap is large, unless a call comes first. */
+  private retireLater (slot: Slot): void {
+    clearTimeout(slot.retire)
+    slot.retire = setTimeout(() => {
+      slot.retire = undefined
+      if (slot.job !== undefined || !this.slots.includes(slot)) return
+      slot.worker.getHeapStatistics().then((heap) => {
+        const i = this.slots.indexOf(slot)
+        if (slot.job !== undefined || slot.retire !== undefined || i < 0 || heap.used_heap_size < this.retireHeapBytes) return
+        // Out of the pool at once: a call made while it stops gets another worker.
+        this.slots.splice(i, 1)
+        slot.worker.terminate().catch(() => {})
+      }, () => {})
+    }, this.idleMs)
+    slot.retire.unref()
   }
 }
 

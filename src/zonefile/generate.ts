@@ -3,7 +3,7 @@
  * Directive"; `genname()` in BIND `lib/dns/master.c`): the range and the `$` substitutions.
  */
 
-/** Most records one `$GENERATE` may produce (BIND has no cap; a /16 of PTRs still fits). */
+/** Most records the `$GENERATE` lines of one file may make together, unless the parse says otherwise (BIND has no cap; a /16 of PTRs still fits). */
 export const MAX_GENERATE = 65536
 
 /** A `$GENERATE` range `start-stop[/step]`. */

@@ -27,6 +27,11 @@ export interface ZoneFileOptions {
   includes: 'refuse' | { root: string }
   /** Stop with ZONEFILE_TOO_MANY_RECORDS after this many records (default: no limit). */
   maxRecords?: number
+  /**
+   * Records all `$GENERATE` lines together may make (default {@link MAX_GENERATE}): a line that
+   * would go over it is a ZONEFILE_BAD_GENERATE problem, found before it is expanded.
+   */
+  maxGenerated?: number
   /** Stop with ZONEFILE_TOO_MANY_PROBLEMS after this many problems (default 10000). */
   maxProblems?: number
 }
@@ -90,6 +95,9 @@ export class ZoneFileParser {
   private problems = 0
   private readonly maxRecords: number
   private readonly maxProblems: number
+  private readonly maxGenerated: number
+  /** Records the `$GENERATE` lines met so far may make. */
+  private generated = 0
   private stopped = false
   private first = true
   private ownerText = ''
@@ -117,6 +125,7 @@ export class ZoneFileParser {
     this.defaultTtl = opts.defaultTtl
     this.maxRecords = opts.maxRecords ?? Infinity
     this.maxProblems = opts.maxProblems ?? 10000
+    this.maxGenerated = opts.maxGenerated ?? MAX_GENERATE
     this.lexer = this.newLexer()
   }
 
@@ -459,10 +468,12 @@ export class ZoneFileParser {
       this.problem('ZONEFILE_BAD_GENERATE', `bad range "${t[1]!.text}" (start-stop[/step], start ≤ stop)`, e.line)
       return
     }
-    if (rangeCount(range) > MAX_GENERATE) {
-      this.problem('ZONEFILE_BAD_GENERATE', `range "${t[1]!.text}" gives more than ${MAX_GENERATE} records`, e.line)
+    const count = rangeCount(range)
+    if (this.generated + count > this.maxGenerated) {
+      this.problem('ZONEFILE_BAD_GENERATE', `range "${t[1]!.text}" would bring the records made by $GENERATE to ${this.generated + count}, over the limit of ${this.maxGenerated} per file`, e.line)
       return
     }
+    this.generated += count
     const head = this.head(t, 3, e.line, '$GENERATE')
     if (head === undefined) return
     if (t.length !== head.rdataAt + 1) {

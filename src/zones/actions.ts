@@ -6,7 +6,8 @@ import { normalizeZone } from '../zone/checks/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { renameRecord } from '../zone/rename.ts'
 import { nextSerial } from '../zone/serial.ts'
-import { changeCommentFrom, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
+import { changeCommentFrom, limitsOf, zoneFor, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
+import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { journalReset } from './serial-bump.ts'
@@ -64,7 +65,8 @@ export async function convertZone (deps: ZoneDeps, caller: Caller, name: string,
 /**
  * Operation 6, `POST /zones/{zoneName}/unalias`: the alias gets a copy of its primary's records
  * (renamed to the alias) and settings, and the link is removed.
- * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_UNALIAS_SUSPENDED
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_UNALIAS_SUSPENDED,
+ *   ZONE_TOO_MANY_RECORDS (the primary holds more than the limit now allows)
  */
 export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string, body: unknown): Promise<Zone> {
   const zone = await zoneFor(deps, caller, name, 'unalias')
@@ -74,6 +76,7 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
   const original = zone.original_zone_id === null ? undefined : await deps.store.zones.findById(zone.original_zone_id)
   const records: ZoneRecord[] = []
   if (original !== undefined) {
+    checkZoneSize(Number(original.record_count), limitsOf(deps))
     const from = parseName(original.name)
     const to = parseName(zone.name)
     for await (const r of readZoneRecords(deps.store, original.id)) records.push(renameRecord(r, from, to))

@@ -9,6 +9,7 @@ import { ZonalError } from '../errors/catalog.ts'
 import type { Store, ZoneWithAccount } from '../store/store.ts'
 import { NameError, normalizeZoneName } from '../zone/name.ts'
 import type { Clock } from '../util/time.ts'
+import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './limits.ts'
 
 /** What the zone use cases need: the store, settings, and the time. */
 export interface ZoneDeps {
@@ -21,7 +22,14 @@ export interface ZoneDeps {
    * Fetch a zone whole by AXFR from a name server (createType TRANSFER); without it that create
    * type is not available (53004).
    */
-  transferZone?: (zone: WireName, source: { host: string, port: number, key?: TsigKey }) => Promise<TransferredZone>
+  transferZone?: (zone: WireName, source: { host: string, port: number, key?: TsigKey }, opts?: { maxRecords?: number }) => Promise<TransferredZone>
+  /** Zone size limits (`ZONAL_ZONE_MAX_RECORDS` …); the defaults when not given. */
+  limits?: ZoneLimits
+}
+
+/** The zone size limits of `deps`. */
+export function limitsOf (deps: Pick<ZoneDeps, 'limits'>): ZoneLimits {
+  return deps.limits ?? DEFAULT_ZONE_LIMITS
 }
 
 /** The caller of a use case: who (for permissions) and how they appear in the audit log. */

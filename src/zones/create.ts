@@ -10,7 +10,8 @@ import type { ZoneRecord } from '../zone/record.ts'
 import { renameRecord } from '../zone/rename.ts'
 import { dateSerial } from '../zone/serial.ts'
 import { endpointTarget, formatEndpoint, type ZoneSettings } from '../zone/settings.ts'
-import { changeCommentFrom, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
+import { changeCommentFrom, limitsOf, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
+import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
@@ -119,8 +120,11 @@ function withSerial (r: ZoneRecord, serial: number): ZoneRecord {
  * its records, in one transaction with its audit record.
  *
  * @throws ZonalError FIELD_REQUIRED (55001), ZONE_TYPE_INVALID, ZONE_CREATE_TYPE_INVALID,
- *   ZONE_NAME_INVALID, ZONE_ALREADY_EXISTS, ZONE_OVERLAPS_OTHER_ACCOUNT, PERMISSION_DENIED, ZONE_ORIGINAL_NOT_PRIMARY,
- *   ZONE_FILE_REQUIRED, ZONE_FILE_INVALID, and the section errors (1200xx, 53002).
+ *   ZONE_NAME_INVALID, ZONE_ALREADY_EXISTS, ZONE_OVERLAPS_OTHER_ACCOUNT, PERMISSION_DENIED,
+ *   ZONE_ORIGINAL_NOT_PRIMARY, ZONE_FILE_REQUIRED, ZONE_FILE_INVALID, ZONE_FILE_GENERATE_TOO_MANY,
+ *   ZONE_TOO_MANY_RECORDS (an upload, the original of a copy or a transfer over
+ *   `ZONAL_ZONE_MAX_RECORDS`, checked before the records are read or written), and the section
+ *   errors (1200xx, 53002).
  */
 export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown, file?: string): Promise<Zone> {
   const body = obj(input) ?? {}
@@ -149,6 +153,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
   const now = deps.clock()
   // Checked before any work (parse, copy, transfer), and again in the transaction that creates it.
   await refuseTakenName(deps.store, origin, name, membership.accountId)
+  const limits = limitsOf(deps)
 
   let records: ZoneRecord[] = []
   let uploaded: PackedUpload | undefined
@@ -168,9 +173,11 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
     } else if (createType === 'UPLOAD') {
       if (file === undefined) throw new ZonalError('ZONE_FILE_REQUIRED')
       // Parsed, checked and grouped in a worker thread (the API's event loop keeps answering).
-      uploaded = await packUploadOffThread(file, name)
+      // The size limits are checked first, on a count of the file's entries (nothing expanded).
+      uploaded = await packUploadOffThread(file, name, { zoneMaxRecords: limits.zoneMaxRecords, generateMaxRecords: limits.generateMaxRecords })
     } else if (createType === 'COPY') {
       const original = await originalPrimary(deps, caller, info.originalZoneName, 'primaryCreateInfo.originalZoneName')
+      checkZoneSize(Number(original.record_count), limits)
       const from = parseName(original.name)
       for await (const r of readZoneRecords(deps.store, original.id)) records.push(withSerial(renameRecord(r, from, origin), dateSerial(now)))
       detail += ` of ${original.name}`
@@ -182,11 +189,15 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       const label = formatEndpoint(server.endpoint)
       let got
       try {
-        got = await deps.transferZone(origin, { ...endpointTarget(server.endpoint), ...(server.key === undefined ? {} : { key: tsigKeyOf(server.key, deps.secrets) }) })
+        // The transfer stops as soon as the primary sends more than the zone may hold (and its closing SOA).
+        got = await deps.transferZone(origin, { ...endpointTarget(server.endpoint), ...(server.key === undefined ? {} : { key: tsigKeyOf(server.key, deps.secrets) }) }, { maxRecords: limits.zoneMaxRecords + 1 })
       } catch (err) {
+        // The transfer stopped at the limit (TransferError 'too large'): the zone is too large, not the primary at fault.
+        if ((err as { reason?: unknown }).reason === 'too large') throw new ZonalError('ZONE_TOO_MANY_RECORDS', `more than ${limits.zoneMaxRecords}`, limits.zoneMaxRecords)
         throw new ZonalError('ZONE_TRANSFER_FAILED', label, err instanceof Error ? err.message : String(err))
       }
       if (got.kind !== 'full') throw new ZonalError('ZONE_TRANSFER_FAILED', label, 'the name server did not send the whole zone')
+      checkZoneSize(got.records.length, limits)
       records = got.records
       detail += ` from ${label}`
     }

@@ -6,7 +6,8 @@ import { readSoa } from '../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../zone/record-text.ts'
 import { RRType, typeName } from '../zone/rrtype.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
-import { changeCommentFrom, type Caller, type ZoneDeps } from './context.ts'
+import { changeCommentFrom, limitsOf, type Caller, type ZoneDeps } from './context.ts'
+import { checkZoneSize } from './limits.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable } from './rrset-rules.ts'
@@ -89,7 +90,8 @@ function auditObjectType (type: number, before: StoredRrset | undefined, after: 
 /**
  * Run one rrset change as one transaction (DESIGN.md "Data model"): lock the zone row (fresh
  * type, status, serial, record count), read the rrset, let `decide` return its new value
- * (undefined deletes it), check the zone rules, write it, bump the serial and record count
+ * (undefined deletes it), check the zone rules and the zone's record limit (`ZONAL_ZONE_MAX_RECORDS`,
+ * from the locked row's count), write it, bump the serial and record count
  * ({@link bumpSerial}) and write the audit record. A change that changes nothing writes nothing.
  * The SOA's serial is the service's: the one given is replaced by the current one, then bumped.
  */
@@ -111,6 +113,9 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
     }
     if (before === undefined && after === undefined) return
     if (before !== undefined && after !== undefined && same(before, after)) return
+    // The zone row's count (locked, so current) plus what this change adds: no scan of the zone.
+    const delta = (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0)
+    if (delta > 0) checkZoneSize(Number(zone.record_count) + delta, limitsOf(deps))
     if (after === undefined) {
       checkDeletable(t.origin, t.owner, t.type)
       await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
@@ -118,7 +123,7 @@ async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: 
       await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
       await tx.rrsets.replace(zone.id, after)
     }
-    const updated = await bumpSerial(tx, zone, deps.clock(), (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0), [{ before, after }], soaKnown ? { soa } : undefined)
+    const updated = await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined)
     if (after !== undefined && t.type === RRType.SOA) after = { ...after, rdataText: [rdataToRecordText(RRType.SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
     await recordChange(tx, caller.actor, {
       accountId: zone.account_id,
@@ -152,7 +157,8 @@ async function writeTarget (deps: ZoneDeps, caller: Caller, zoneName: string, rr
  * @throws ZonalError RRSET_FIELDS_REQUIRED (70005, before the zone is looked up), ZONE_NOT_FOUND
  *   (1801), PERMISSION_DENIED, ZONE_IS_ALIAS (230000), ZONE_IS_SECONDARY (53001), ZONE_SUSPENDED
  *   (1813), FIELD_REQUIRED (55001 `rdata`), INVALID_INPUT (53005: type, owner, ttl, rdata, zone
- *   rules), RRSET_DUPLICATE_RDATA (450001), RRSET_ALREADY_EXISTS (2111), the profile errors of
+ *   rules), RRSET_DUPLICATE_RDATA (450001), RRSET_ALREADY_EXISTS (2111), ZONE_TOO_MANY_RECORDS
+ *   (53005, the zone would go over `ZONAL_ZONE_MAX_RECORDS`), the profile errors of
  *   `validateProfile` (70004, 70007, 70008, 110004 …).
  */
 export async function createRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<RrsetTarget> {

@@ -7,6 +7,7 @@ import { rdataToRecordText } from '../zone/record-text.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { TransferPhase, TransferState } from '../zone/settings.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
+import { checkZoneSize, DEFAULT_ZONE_LIMITS } from './limits.ts'
 import { countRecords, toStoredRrsets } from './records.ts'
 import { journalReset } from './serial-bump.ts'
 
@@ -123,15 +124,20 @@ async function applySteps (tx: Store, zoneId: string, steps: Extract<Transferred
  * replaces every rrset (journalled as a reset), IXFR differences are applied and journalled as
  * they came, an up-to-date answer changes nothing but the status. The status becomes SUCCESSFUL.
  *
- * @throws ZonalError ZONE_NOT_FOUND when the zone went away meanwhile.
+ * A zone that would hold more than `maxRecords` records is refused before anything is written:
+ * the zone keeps the data it had, and the caller records the failure (status FAILED, the reason
+ * in the transfer failure report).
+ *
+ * @throws ZonalError ZONE_NOT_FOUND when the zone went away meanwhile, ZONE_TOO_MANY_RECORDS.
  */
-export async function applyTransfer (store: Store, zoneId: string, transferred: TransferredZone, now: Date, nextRefresh: Date | undefined): Promise<Zone> {
+export async function applyTransfer (store: Store, zoneId: string, transferred: TransferredZone, now: Date, nextRefresh: Date | undefined, maxRecords = DEFAULT_ZONE_LIMITS.zoneMaxRecords): Promise<Zone> {
   return await store.transaction(async (tx) => {
     const zone = await lockSecondary(tx, zoneId)
     const transfer = outcome({ kind: 'succeeded', serial: transferred.serial, changed: transferred.kind !== 'current' }, now, nextRefresh)
     if (transferred.kind === 'current') return await tx.zones.update(zoneId, { settings: { transfer } })
     if (transferred.kind === 'full') {
       const origin = parseName(zone.name)
+      checkZoneSize(transferred.records.length, { zoneMaxRecords: maxRecords })
       const rrsets = toStoredRrsets(normalizeZone(transferred.records, origin).records)
       await tx.rrsets.deleteAll(zoneId)
       await tx.rrsets.insertMany(zoneId, rrsets)
@@ -140,7 +146,9 @@ export async function applyTransfer (store: Store, zoneId: string, transferred: 
       await transferred_(tx, zone, zone.serial, transferred.serial, 'AXFR')
       return updated
     }
+    // The differences are applied in this transaction: a zone grown past the limit rolls back.
     const delta = await applySteps(tx, zoneId, transferred.steps)
+    checkZoneSize(Number(zone.record_count) + delta, { zoneMaxRecords: maxRecords })
     let updated: Zone = zone
     for (const step of transferred.steps) {
       updated = await tx.zones.update(zoneId, { serial: step.serialTo })

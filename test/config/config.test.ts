@@ -83,6 +83,17 @@ describe('loadConfig', () => {
     }
   })
 
+  it('reads the zone size limits, with their defaults, refusing values that are not whole numbers in range', () => {
+    const defaults = loadConfig({})
+    assert.deepEqual([defaults.zoneMaxRecords, defaults.generateMaxRecords, defaults.uploadSyncMaxRecords], [500_000, 65_536, 10_000])
+    const set = loadConfig({ ZONAL_ZONE_MAX_RECORDS: '2000000', ZONAL_GENERATE_MAX_RECORDS: '0', ZONAL_UPLOAD_SYNC_MAX_RECORDS: '500' })
+    assert.deepEqual([set.zoneMaxRecords, set.generateMaxRecords, set.uploadSyncMaxRecords], [2_000_000, 0, 500])
+    throwsNaming({ ZONAL_ZONE_MAX_RECORDS: '1e6' }, 'ZONAL_ZONE_MAX_RECORDS')
+    throwsNaming({ ZONAL_ZONE_MAX_RECORDS: '10' }, 'ZONAL_ZONE_MAX_RECORDS')
+    throwsNaming({ ZONAL_GENERATE_MAX_RECORDS: '-1' }, 'ZONAL_GENERATE_MAX_RECORDS')
+    throwsNaming({ ZONAL_UPLOAD_SYNC_MAX_RECORDS: 'many' }, 'ZONAL_UPLOAD_SYNC_MAX_RECORDS')
+  })
+
   it('reads ZONAL_DNS_UDP_BATCH: batched UDP by default, 0 for node:dgram', () => {
     assert.equal(loadConfig({}).dnsUdpBatch, true)
     assert.equal(loadConfig({ ZONAL_DNS_UDP_BATCH: '0' }).dnsUdpBatch, false)

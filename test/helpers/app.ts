@@ -4,6 +4,7 @@ import { AuthService, defaultAuthSettings, type AuthSettings, type PasswordCheck
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import type { Store } from '../../src/store/store.ts'
 import type { Clock } from '../../src/util/time.ts'
+import type { ZoneLimits } from '../../src/zones/limits.ts'
 import { freshStore, type EngineCase } from './engines.ts'
 
 export interface TestApp {
@@ -21,13 +22,13 @@ export interface TestApp {
 export const TEST_PASSWORD = 'correct horse battery'
 
 /** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
-export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, verify?: PasswordCheck, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
+export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, verify?: PasswordCheck, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, limits?: Partial<ZoneLimits>, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
   const { store, url, close } = await freshStore(engine)
   const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock, options.verify)
   const app = await buildApp({
     store,
     auth,
-    config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60, ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }) },
+    config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60, ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }), ...options.limits },
     tasks: options.tasks?.(store),
     ...(options.clock === undefined ? {} : { clock: options.clock })
   })

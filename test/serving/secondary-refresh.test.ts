@@ -54,7 +54,7 @@ for (const engine of await engineCases()) {
         calls.push({ source: source.label, serial })
         return behaviour(source, serial)
       }
-      refresher = new SecondaryRefresher({ store, transfer, secrets: new SecretBox(undefined), logger: silent, onExpired: (_id, expired) => expiries.push(expired) })
+      refresher = new SecondaryRefresher({ store, transfer, secrets: new SecretBox(undefined), logger: silent, onExpired: (_id, expired) => expiries.push(expired), maxRecords: 6 })
     })
     after(async () => {
       await refresher?.stop()
@@ -70,6 +70,21 @@ for (const engine of await engineCases()) {
       assert.deepEqual(calls, [{ source: '127.0.0.1:15301', serial: undefined }])
       assert.equal((await store.zones.findById(zoneId))!.serial, 10)
       assert.ok(await store.rrsets.get(zoneId, canonicalSortKey(parseName('www.sec.test.')), 1))
+    })
+
+    it('refuses a transfer bringing more records than a zone may hold: FAILED with the reason, the copy kept', async () => {
+      calls.length = 0
+      const more = 'www IN A 192.0.2.80\n' + Array.from({ length: 5 }, (_, i) => `h${i} IN A 192.0.2.${i + 1}\n`).join('')
+      behaviour = () => ({ kind: 'full', serial: 11, records: parseZoneText(zoneText(11, more), { origin: parseName('sec.test.'), includes: 'refuse' }).records })
+      refresher.request(zoneId)
+      await eventually(() => calls.length === 2)
+      await eventually(async () => (await status()).lastRefreshStatus === 'FAILED')
+      assert.equal((await status()).lastRefreshStatusMessage, 'Invalid input: the zone would have 9 records, over the limit of 6 records per zone.')
+      const zone = (await store.zones.findById(zoneId))!
+      assert.equal(zone.serial, 10)
+      assert.equal(zone.record_count, 4)
+      const [audit] = await store.audit.recent(1, 'ZONE_TRANSFER_FAILURE')
+      assert.deepEqual(JSON.parse(audit!.detail).others, [{ name: 'reason', value: 'Invalid input: the zone would have 9 records, over the limit of 6 records per zone.' }])
     })
 
     it('asks for IXFR from its serial when a refresh is requested (NOTIFY, transfer request)', async () => {

@@ -42,6 +42,19 @@ describe('WorkerPool', () => {
     assert.equal(await pool.run(FUNCTIONS, 'add', [1, 1]), 2)
   })
 
+  it('stops a worker idle for idleMs with a large heap (its memory goes back), and starts a new one for the next call', async () => {
+    const retiring = new WorkerPool(1, 50, 0)
+    try {
+      const first = (await retiring.run(FUNCTIONS, 'bytes', [10]) as { threadId: number }).threadId
+      assert.equal(retiring.threads, 1)
+      while (retiring.threads > 0) await new Promise(resolve => setImmediate(resolve))
+      const second = (await retiring.run(FUNCTIONS, 'bytes', [10]) as { threadId: number }).threadId
+      assert.notEqual(second, first)
+    } finally {
+      await retiring.close()
+    }
+  })
+
   it('refuses calls once closed', async () => {
     const closing = new WorkerPool(1)
     assert.equal(await closing.run(FUNCTIONS, 'add', [1, 2]), 3)

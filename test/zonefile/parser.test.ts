@@ -86,6 +86,19 @@ describe('ZoneFileParser', () => {
     assert.deepEqual(g.problems, ['2 ZONEFILE_TOO_MANY_RECORDS'])
   })
 
+  it('refuses a $GENERATE line that would take the file over maxGenerated, before expanding it', () => {
+    const text = '$TTL 60\n$GENERATE 1-6 a$ A 192.0.2.$\n$GENERATE 1-5 b$ A 192.0.2.$\n$GENERATE 1-4 c$ A 192.0.2.$\n'
+    const r = parseZoneText(text, { ...opts, maxGenerated: 10 })
+    assert.deepEqual(r.records.map(x => x.line), [2, 2, 2, 2, 2, 2, 4, 4, 4, 4])
+    assert.deepEqual(r.problems.map(p => `${p.line} ${p.code} ${p.message}`), [
+      '3 ZONEFILE_BAD_GENERATE bad $GENERATE: range "1-5" would bring the records made by $GENERATE to 11, over the limit of 10 per file'
+    ])
+    // The default is 65,536 for all the lines of a file together, not for each line.
+    const d = parse('$TTL 60\n$GENERATE 1-65536 a$ A 192.0.2.1\n$GENERATE 1-1 b$ A 192.0.2.1\n')
+    assert.deepEqual(d.problems, ['3 ZONEFILE_BAD_GENERATE'])
+    assert.equal(d.records.length, 65536)
+  })
+
   it('stops at maxProblems with one problem', () => {
     const r = parse('bad\n'.repeat(50), { maxProblems: 5 })
     assert.equal(r.problems.length, 6)

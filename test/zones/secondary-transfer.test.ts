@@ -82,6 +82,24 @@ for (const engine of await engineCases()) {
       assert.equal(last.added.length, 2)
     })
 
+    it('refuses a transfer that would take the zone over its record limit, changing nothing', async () => {
+      const soa = records(ZONE).find(r => r.type === 6)!
+      const soaAt = (serial: number): ZoneRecord => ({ ...soa, rdata: withSoaSerial(soa.rdata, serial) })
+      const version = (await store.zones.findById(zoneId))!.version
+      const full = { kind: 'full' as const, serial: 9, records: [...records(ZONE).map(r => r.type === 6 ? soaAt(9) : r), ...records('extra 300 IN A 192.0.2.9\n')] }
+      const over = { code: 'ZONE_TOO_MANY_RECORDS', message: 'Invalid input: the zone would have 6 records, over the limit of 5 records per zone.' }
+      await assert.rejects(applyTransfer(store, zoneId, full, NOW, NEXT, 5), over)
+      const step = { serialFrom: 8, serialTo: 9, removed: [soaAt(8)], added: [soaAt(9), ...records('extra 300 IN A 192.0.2.9\n')] }
+      await assert.rejects(applyTransfer(store, zoneId, { kind: 'incremental', serial: 9, steps: [step] }, NOW, NEXT, 5), over)
+      const zone = (await store.zones.findById(zoneId))!
+      assert.equal(zone.serial, 8)
+      assert.equal(zone.record_count, 5)
+      assert.equal(zone.version, version)
+      assert.equal(await store.rrsets.get(zoneId, canonicalSortKey(parseName('extra.sec.test.')), 1), undefined)
+      assert.equal((await applyTransfer(store, zoneId, full, NOW, NEXT, 6)).record_count, 6)
+      await applyTransfer(store, zoneId, { kind: 'full', serial: 8, records: records(ZONE).map(r => r.type === 6 ? soaAt(8) : r) }, NOW, NEXT)
+    })
+
     it('moves only the status when the zone is up to date', async () => {
       const version = (await store.zones.findById(zoneId))!.version
       await applyTransfer(store, zoneId, { kind: 'current', serial: 8 }, NOW, NEXT)

@@ -125,6 +125,25 @@ class Fifo {
     this.tail = undefined
     this.size = 0
   }
+
+  /** Unlink every entry `drop` says yes to (a walk of the whole FIFO). */
+  remove (drop: (e: CachedEntry) => boolean): void {
+    let prev: CachedEntry | undefined
+    let e = this.head
+    while (e !== undefined) {
+      const next = e.next
+      if (drop(e)) {
+        if (prev === undefined) this.head = next
+        else prev.next = next
+        if (this.tail === e) this.tail = prev
+        e.next = undefined
+        this.size--
+      } else {
+        prev = e
+      }
+      e = next
+    }
+  }
 }
 
 /**
@@ -133,8 +152,8 @@ class Fifo {
  * spellings that compress differently, with the checks that tell which one a spelling gets.
  *
  * Invalidation is per zone: an entry is stale when its zone's epoch moved (a change applied in
- * place) or the zone was forgotten (replaced, removed, or a zone added below it); stale entries
- * are replaced when asked again and dropped first by eviction. Eviction is S3-FIFO (Yang et
+ * place); stale entries are replaced when asked again and dropped first by eviction. A zone
+ * forgotten (replaced, removed, or a zone added below it) takes its entries out at once. Eviction is S3-FIFO (Yang et
  * al., SOSP 2023, without the ghost queue): new questions enter a small FIFO (a tenth), and
  * move to the main FIFO only if asked again before they reach its end; the main FIFO gives
  * each entry hit since it was last looked at another round. A flood of names asked once
@@ -252,12 +271,24 @@ export class ReplyCache {
     this.evict()
   }
 
-  /** Drop every reply made from `zone` (replaced, removed, or a zone added below its apex). */
+  /**
+   * Drop every reply made from `zone` (replaced, removed, or a zone added below its apex): they
+   * leave the cache at once, so a large zone deleted leaves none of its replies behind (a walk of
+   * the cache, as rare as zones are replaced whole).
+   */
   forget (zone: ZoneData): void {
     const shelf = this.shelves.get(zone)
     if (shelf === undefined) return
     shelf.zone = undefined
     this.shelves.delete(zone)
+    const drop = (e: CachedEntry): boolean => {
+      if (e.shelf !== shelf) return false
+      this.entries.delete(e.key)
+      this.octets -= e.bytes
+      return true
+    }
+    this.small.remove(drop)
+    this.main.remove(drop)
   }
 
   /** Current entries made from `zone` (a scan: for tests and metrics). */

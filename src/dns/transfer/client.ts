@@ -84,7 +84,7 @@ function frame (message: Uint8Array): Buffer {
  *
  * @returns the zone, its differences, or "up to date"
  * @throws TransferError 'connection refused', 'timeout', 'network', 'tsig', 'refused',
- *   'notauth', 'rcode' or 'bad data', its message a sentence naming the source and the reason;
+ *   'notauth', 'rcode', 'bad data' or 'too large' (more than `maxRecords`), its message a sentence naming the source and the reason;
  *   when `opts.signal` aborts, the signal's reason.
  */
 export async function transferIn (zone: WireName, source: TransferSource, opts: TransferOptions = {}): Promise<TransferResult> {

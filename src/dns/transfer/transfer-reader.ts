@@ -8,7 +8,7 @@ import { RRType } from '../../zone/rrtype.ts'
 import type { Message, WireRecord } from '../wire/message.ts'
 
 /** Why a transfer failed, for `transferStatusDetails` (one word a caller can switch on). */
-export type TransferFailure = 'connection refused' | 'timeout' | 'tsig' | 'refused' | 'notauth' | 'rcode' | 'bad data' | 'network'
+export type TransferFailure = 'connection refused' | 'timeout' | 'tsig' | 'refused' | 'notauth' | 'rcode' | 'bad data' | 'too large' | 'network'
 
 /** A failed zone transfer: `reason` to switch on, `message` a sentence for the zone's status. */
 export class TransferError extends Error {
@@ -120,7 +120,7 @@ export class TransferReader {
     // Up to date (RFC 1995 §4): whatever else the primary sent is not needed.
     if (this.current) return
     if (this.state.at === 'done') throw this.bad('sent records after the closing SOA')
-    if (++this.count > this.maxRecords) throw this.bad(`sent more than ${this.maxRecords} records`)
+    if (++this.count > this.maxRecords) throw new TransferError('too large', `the primary sent more than ${this.maxRecords} records, more than the zone may hold`)
     if (r.class !== CLASS_IN) throw this.bad(`sent a record of class ${r.class} at ${nameToString(r.name)}`)
     if (!isSubdomain(r.name, this.zone)) throw this.bad(`sent ${nameToString(r.name)}, which is outside the zone`)
     const isSoa = r.type === RRType.SOA

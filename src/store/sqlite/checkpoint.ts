@@ -30,25 +30,53 @@ const checkpointOffThread = offloaded<typeof checkpointWal>(new URL(import.meta.
  * (the service's one connection sets `wal_autocheckpoint = 0`): SQLite's automatic checkpoint
  * runs inside the `COMMIT` that crosses its threshold, and after a large transaction (a
  * 300,000-record upload) copying the WAL back held the event loop for about a second. Every
- * {@link CHECK_MS} the WAL's size is looked at; from {@link CHECKPOINT_WAL_BYTES} one checkpoint
- * runs (one at a time). Resolves the stop function, which waits for a running checkpoint.
+ * {@link CHECK_MS} the WAL's size is looked at; from {@link CHECKPOINT_WAL_BYTES}, when it was
+ * written to since the last checkpoint, one checkpoint runs (one at a time). Returns the stop
+ * function, which waits for a running checkpoint.
  */
 export function startCheckpoints (path: string, onError: (err: unknown) => void): () => Promise<void> {
-  let running: Promise<void> | undefined
-  const timer = setInterval(() => {
-    if (running !== undefined) return
-    let size: number
-    try {
-      size = statSync(`${path}-wal`).size
-    } catch {
-      return
-    }
-    if (size < CHECKPOINT_WAL_BYTES) return
-    running = checkpointOffThread(path).then(() => {}, onError).finally(() => { running = undefined })
-  }, CHECK_MS)
+  const walCheckpoints = new WalCheckpoints(path, onError)
+  const timer = setInterval(() => { walCheckpoints.look() }, CHECK_MS)
   timer.unref()
   return async () => {
     clearInterval(timer)
-    await running
+    await walCheckpoints.running
+  }
+}
+
+/** The checkpoints of one database, looked at by {@link startCheckpoints}' timer. */
+export class WalCheckpoints {
+  /** The checkpoint running, if one is. */
+  running: Promise<void> | undefined
+  /** The WAL's modification time when the last checkpoint that succeeded started. */
+  private checked: number | undefined
+  private readonly path: string
+  private readonly onError: (err: unknown) => void
+  private readonly checkpoint: (path: string) => Promise<unknown>
+
+  /** @param checkpoint runs one checkpoint (in the worker pool; tests give their own). */
+  constructor (path: string, onError: (err: unknown) => void, checkpoint: (path: string) => Promise<unknown> = checkpointOffThread) {
+    this.path = path
+    this.onError = onError
+    this.checkpoint = checkpoint
+  }
+
+  /**
+   * Start a checkpoint if the WAL is large and was written to since the last one, and none runs.
+   * A checkpoint leaves the WAL file its size (it is written over from its start): without the
+   * second condition one would run every second for ever after a large write, and the worker
+   * pool would never be idle long enough to give its memory back.
+   */
+  look (): void {
+    if (this.running !== undefined) return
+    let wal: { size: number, mtimeMs: number }
+    try {
+      wal = statSync(`${this.path}-wal`)
+    } catch {
+      return
+    }
+    if (wal.size < CHECKPOINT_WAL_BYTES || wal.mtimeMs === this.checked) return
+    const mtime = wal.mtimeMs
+    this.running = this.checkpoint(this.path).then(() => { this.checked = mtime }, this.onError).finally(() => { this.running = undefined })
   }
 }

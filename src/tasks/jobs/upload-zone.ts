@@ -2,6 +2,7 @@ import { Principal } from '../../auth/principal.ts'
 import { SecretBox } from '../../auth/secrets.ts'
 import { ZonalError } from '../../errors/catalog.ts'
 import { createZone } from '../../zones/create.ts'
+import type { ZoneLimits } from '../../zones/limits.ts'
 import type { TaskHandler } from '../runner.ts'
 
 /** The task kind of a zone upload too large to parse within the request. */
@@ -18,6 +19,8 @@ export interface UploadZonePayload {
 export interface UploadSettings {
   nameservers: readonly string[]
   secretKey?: string
+  /** Zone size limits (the defaults when not given). */
+  limits?: ZoneLimits
 }
 
 /**
@@ -36,7 +39,7 @@ export function uploadZoneJob (settings: UploadSettings): TaskHandler {
     await ctx.reportProgress(`Parsing and checking ${p.file.length} characters of zone file`, 0.1)
     try {
       const zone = await createZone(
-        { store: ctx.store, nameservers: settings.nameservers, secrets, clock: () => new Date() },
+        { store: ctx.store, nameservers: settings.nameservers, secrets, clock: () => new Date(), ...(settings.limits === undefined ? {} : { limits: settings.limits }) },
         { principal, actor: { user: user.username, ipAddress: p.ipAddress ?? null } },
         p.body,
         p.file

@@ -56,6 +56,27 @@ describe('ReplyCache', () => {
     assert.equal(cache.get('b0', REQUEST, NAME_END, false), undefined)
   })
 
+  it('takes a forgotten zone\'s entries and octets out at once, and goes on evicting the others in order', () => {
+    const a = new ZoneData(parseName('example.org.'), 1, 1)
+    const b = new ZoneData(parseName('example.net.'), 1, 1)
+    const cache = new ReplyCache(6)
+    for (let i = 0; i < 3; i++) {
+      cache.put(`a${i}`, a, '', reply(10), REQUEST, NAME_END, false, [])
+      cache.put(`b${i}`, b, '', reply(10), REQUEST, NAME_END, false, [])
+    }
+    cache.get('a0', REQUEST, NAME_END, false)
+    cache.put('a3', a, '', reply(10), REQUEST, NAME_END, false, [])
+    assert.equal(cache.size, 6)
+    cache.forget(b)
+    assert.equal(cache.size, [...cache.keys()].filter(k => k.startsWith('a')).length)
+    assert.deepEqual([...cache.keys()].filter(k => k.startsWith('b')), [])
+    assert.equal(cache.bytes, cache.size * (10 + REPLY_OVERHEAD))
+    for (let i = 4; i < 12; i++) cache.put(`a${i}`, a, '', reply(10), REQUEST, NAME_END, false, [])
+    assert.equal(cache.size, 6)
+    assert.equal(cache.bytes, 6 * (10 + REPLY_OVERHEAD))
+    assert.ok(cache.entry('a0') !== undefined, 'the entry asked again stayed')
+  })
+
   it('keeps a few replies per question for spellings that compress differently', () => {
     const zone = new ZoneData(parseName('example.org.'), 1, 1)
     const cache = new ReplyCache()

@@ -305,9 +305,9 @@ describe('transfers from fake primaries', () => {
     await expectFailure(transferIn(ZONE, { host: '127.0.0.1', port: p.port }), 'rcode', /SERVFAIL/)
   })
 
-  it('more records than maxRecords is bad data', async () => {
+  it('more records than maxRecords is too large', async () => {
     const p = track(await primaryWith(q => [response(q, [SOA, NS, A, SOA])]))
-    await expectFailure(transferIn(ZONE, { host: '127.0.0.1', port: p.port }, { maxRecords: 2 }), 'bad data', /more than 2 records/)
+    await expectFailure(transferIn(ZONE, { host: '127.0.0.1', port: p.port }, { maxRecords: 2 }), 'too large', /more than 2 records/)
   })
 
   describe('with TSIG', () => {

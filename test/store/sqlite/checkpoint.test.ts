@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import BetterSqlite3 from 'better-sqlite3'
-import { checkpointWal } from '../../../src/store/sqlite/checkpoint.ts'
+import { checkpointWal, WalCheckpoints } from '../../../src/store/sqlite/checkpoint.ts'
 
 describe('checkpointWal', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zonal-checkpoint-'))
@@ -26,5 +26,39 @@ describe('checkpointWal', () => {
     assert.ok(statSync(path).size > before + 4_000_000)
     assert.equal((db.prepare('select count(*) as n from t').get() as { n: number }).n, 2000)
     db.close()
+  })
+})
+
+describe('WalCheckpoints', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'zonal-checkpoints-'))
+  after(() => { rmSync(dir, { recursive: true, force: true }) })
+
+  it('checkpoints a large WAL once, and again only after it is written to', async () => {
+    const path = join(dir, 'wal.db')
+    const db = new BetterSqlite3(path)
+    db.pragma('journal_mode = WAL')
+    db.pragma('wal_autocheckpoint = 0')
+    db.exec('create table t (v blob)')
+    const insert = db.prepare('insert into t (v) values (?)')
+    db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run(Buffer.alloc(4000, i)) })()
+    let runs = 0
+    const checkpoints = new WalCheckpoints(path, (err) => { throw err }, async (p) => { runs++; return checkpointWal(p) })
+    const look = async (): Promise<void> => {
+      checkpoints.look()
+      await checkpoints.running
+    }
+    try {
+      await look()
+      assert.equal(runs, 1)
+      // The WAL keeps its size after a checkpoint; nothing was written since: nothing to do.
+      await look()
+      await look()
+      assert.equal(runs, 1)
+      insert.run(Buffer.alloc(10, 1))
+      await look()
+      assert.equal(runs, 2)
+    } finally {
+      db.close()
+    }
   })
 })

@@ -11,7 +11,7 @@ import { principalOf } from '../../plugins/auth.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
 import { JsonPatchBody, ZoneActionBody, ZoneConvertBody, ZoneCreateBody, ZoneDto, ZoneParams, ZoneUpdateBody, ZoneUploadBody } from '../../schemas/zones.ts'
 import { zoneDto } from './dto.ts'
-import { createUploadTask, readUpload, UPLOAD_SYNC_LIMIT } from './upload.ts'
+import { createUploadTask, readUpload, uploadFitsRequest } from './upload.ts'
 import { zoneValidationError } from './validation.ts'
 
 /** Route config of every zone route: its body schema errors keep the use cases' codes; `bodyOptional` marks an optional body in the OpenAPI document. */
@@ -51,7 +51,7 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
     }
   }, async (request, reply) => {
     const upload = request.isMultipart() ? await readUpload(request, ZoneCreateBody) : undefined
-    if (upload !== undefined && upload.file.length > UPLOAD_SYNC_LIMIT) {
+    if (upload !== undefined && !await uploadFitsRequest(zones, upload.file)) {
       const task = await createUploadTask(zones, callerOf(request), upload)
       tasks?.wake()
       reply.header('x-task-id', task.id)

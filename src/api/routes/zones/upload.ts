@@ -6,16 +6,30 @@ import { nulAt } from '../../plugins/text-guard.ts'
 import type { TaskRow } from '../../../store/schema.ts'
 import { UPLOAD_ZONE, type UploadZonePayload } from '../../../tasks/jobs/upload-zone.ts'
 import { parseName } from '../../../zone/name.ts'
-import { zoneNameFrom, type Caller, type ZoneDeps } from '../../../zones/context.ts'
+import { limitsOf, zoneNameFrom, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { refuseTakenName } from '../../../zones/create.ts'
+import { UPLOAD_SYNC_MAX_CHARS } from '../../../zones/limits.ts'
+import { checkUploadSizeOffThread } from '../../../zones/upload-records.ts'
 
-/** Zone files larger than this (in characters) are parsed by a background task (202 + X-Task-Id). */
-export const UPLOAD_SYNC_LIMIT = 512 * 1024
+/**
+ * Whether an upload is created within the request (false: by a task, 202 + X-Task-Id): its
+ * records are counted first (split into entries, `$GENERATE` ranges counted, in the worker pool;
+ * nothing parsed or expanded), and a file over the zone's record limit or the `$GENERATE` limit
+ * is refused at once. A file with more records than `ZONAL_UPLOAD_SYNC_MAX_RECORDS`, or more than
+ * {@link UPLOAD_SYNC_MAX_CHARS} characters, goes to a task.
+ *
+ * @throws ZonalError ZONE_FILE_GENERATE_TOO_MANY, ZONE_TOO_MANY_RECORDS (53005)
+ */
+export async function uploadFitsRequest (zones: ZoneDeps, file: string): Promise<boolean> {
+  const limits = limitsOf(zones)
+  const count = await checkUploadSizeOffThread(file, { zoneMaxRecords: limits.zoneMaxRecords, generateMaxRecords: limits.generateMaxRecords })
+  return file.length <= UPLOAD_SYNC_MAX_CHARS && count.records <= limits.uploadSyncMaxRecords
+}
 
 /**
  * Queue an upload as a task. The account is resolved now (the task belongs to it) and a taken
- * name refused (an existing zone, or one inside or above another account's zone); everything else is checked by the task, with
- * the rules of a synchronous create.
+ * name refused (an existing zone, or one inside or above another account's zone); everything
+ * else is checked by the task, with the rules of a synchronous create.
  */
 export async function createUploadTask (zones: ZoneDeps, caller: Caller, upload: { zone: unknown, file: string }): Promise<TaskRow> {
   const props = (upload.zone as { properties?: { accountName?: unknown, name?: unknown } } | undefined)?.properties
