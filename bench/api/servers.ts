@@ -192,3 +192,20 @@ export async function startPowerDns (dir: string): Promise<PowerDns> {
     }
   }
 }
+
+/** An API request to a {@link ZonalProcess} as its bootstrap admin (a JSON body when given). */
+export async function zonalApi (z: ZonalProcess, method: string, path: string, body?: unknown): Promise<Response> {
+  return await fetch(z.base + path, { method, headers: { authorization: `Bearer ${z.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+}
+
+/** Wait for a task of a {@link ZonalProcess} to complete (polling every 50 ms); its ERROR fails. */
+export async function waitZonalTask (z: ZonalProcess, id: string, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    const task = await (await zonalApi(z, 'GET', `/tasks/${id}`)).json() as { code: string, message: string }
+    if (task.code === 'COMPLETE') return
+    if (task.code === 'ERROR') throw new Error(`task ${id} failed: ${task.message}`)
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+  throw new Error(`task ${id} did not finish within ${timeoutMs / 1000} s`)
+}

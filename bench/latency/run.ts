@@ -5,7 +5,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { freePort, npmStartArgs, startZonalProcess, type ZonalProcess } from '../api/servers.ts'
+import { freePort, npmStartArgs, startZonalProcess, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
 import { startNamed, stop, type Running } from '../dns/servers.ts'
 
 /**
@@ -53,22 +53,6 @@ type Zonal = ZonalProcess
 
 async function startZonal (dir: string): Promise<Zonal> {
   return await startZonalProcess(dir, { nodeArgs: npmStartArgs(), dnsPort: await freePort() })
-}
-
-async function api (z: Zonal, method: string, path: string, body?: unknown): Promise<Response> {
-  return await fetch(z.base + path, { method, headers: { authorization: `Bearer ${z.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
-}
-
-/** Wait for a task to complete (polling every 50 ms). */
-async function waitTask (z: Zonal, id: string): Promise<void> {
-  const deadline = Date.now() + 600_000
-  while (Date.now() < deadline) {
-    const task = await (await api(z, 'GET', `/tasks/${id}`)).json() as { code: string, message: string }
-    if (task.code === 'COMPLETE') return
-    if (task.code === 'ERROR') throw new Error(`task ${id} failed: ${task.message}`)
-    await sleep(50)
-  }
-  throw new Error(`task ${id} did not finish within 10 minutes`)
 }
 
 interface StatusFigures { answered: number, p50: number, p99: number, max: number }

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { npmStartArgs, startZonalProcess, type ZonalProcess } from '../api/servers.ts'
+import { npmStartArgs, startZonalProcess, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
 
 /**
  * The API under load on each engine: Zonal started as `npm start` starts it (the start script's
@@ -65,21 +65,6 @@ async function backends (application: string): Promise<number[]> {
   } finally {
     await c.end()
   }
-}
-
-async function api (z: ZonalProcess, method: string, path: string, body?: unknown): Promise<Response> {
-  return await fetch(z.base + path, { method, headers: { authorization: `Bearer ${z.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
-}
-
-async function waitTask (z: ZonalProcess, id: string): Promise<void> {
-  const deadline = Date.now() + 120_000
-  while (Date.now() < deadline) {
-    const task = await (await api(z, 'GET', `/tasks/${id}`)).json() as { code: string, message: string }
-    if (task.code === 'COMPLETE') return
-    if (task.code === 'ERROR') throw new Error(`task ${id} failed: ${task.message}`)
-    await sleep(50)
-  }
-  throw new Error(`task ${id} did not finish within 2 minutes`)
 }
 
 function zoneText (name: string, records: number): string {

@@ -280,3 +280,12 @@ export async function tcpExchange (host: '127.0.0.1' | '::1', port: number, requ
     socket.destroy()
   }
 }
+
+/** Ask for example.org. A on `c`: true when answered, false when the server closed the connection instead. */
+export async function answeredOverTcp (c: TcpClient, id: number): Promise<boolean> {
+  c.write(frame(query(id, 'example.org.', 'A')))
+  const reply = await c.next()
+  if (reply === undefined) return false
+  assert.equal(decodeMessage(reply).id, id)
+  return true
+}

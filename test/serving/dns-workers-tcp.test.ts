@@ -7,20 +7,10 @@
  */
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
-import { decodeMessage } from '../../src/dns/wire/message.ts'
-import { exampleIndex, frame, query, TcpClient } from '../helpers/dns-clients.ts'
+import { answeredOverTcp as answered, exampleIndex, TcpClient } from '../helpers/dns-clients.ts'
 import { serveInWorkers, type WorkerServer } from '../helpers/dns-workers.ts'
 import { eventually } from '../helpers/named.ts'
 import { startTestService } from '../helpers/service.ts'
-
-/** Ask on `c`: true when answered, false when the server closed the connection instead. */
-async function answered (c: TcpClient, id: number): Promise<boolean> {
-  c.write(frame(query(id, 'example.org.', 'A')))
-  const reply = await c.next()
-  if (reply === undefined) return false
-  assert.equal(decodeMessage(reply).id, id)
-  return true
-}
 
 describe('DNS over TCP limits in worker threads', () => {
   const servers: WorkerServer[] = []

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { listenTcp } from '../../../src/dns/server/tcp-listener.ts'
 import { TcpPool, type TcpLimits } from '../../../src/dns/server/tcp-pool.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
-import { exampleIndex, frame, query, TcpClient } from '../../helpers/dns-clients.ts'
+import { answeredOverTcp as answered, exampleIndex, frame, query, TcpClient } from '../../helpers/dns-clients.ts'
 import { eventually } from '../../helpers/named.ts'
 
 const pause = async (ms: number): Promise<void> => await new Promise(resolve => setTimeout(resolve, ms))
@@ -19,15 +19,6 @@ async function serve (limits: TcpLimits, errors: unknown[], transfer?: (request:
   const pool = new TcpPool(limits)
   const server = await listenTcp('127.0.0.1', 0, { index: exampleIndex() }, err => errors.push(err), limits, transfer, pool)
   return { server, port: (server.address() as AddressInfo).port, pool }
-}
-
-/** Ask on `c`: true when answered, false when the server closed the connection instead. */
-async function answered (c: TcpClient, id: number): Promise<boolean> {
-  c.write(frame(query(id, 'example.org.', 'A')))
-  const reply = await c.next()
-  if (reply === undefined) return false
-  assert.equal(decodeMessage(reply).id, id)
-  return true
 }
 
 /**
