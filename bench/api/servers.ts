@@ -209,3 +209,15 @@ export async function waitZonalTask (z: ZonalProcess, id: string, timeoutMs = 60
   }
   throw new Error(`task ${id} did not finish within ${timeoutMs / 1000} s`)
 }
+
+/** Upload a zone file to a {@link ZonalProcess} (account `bench`); waits for the task when it makes one. */
+export async function uploadZonal (z: ZonalProcess, name: string, text: string): Promise<void> {
+  const form = new FormData()
+  form.append('zone', JSON.stringify({ properties: { name, accountName: 'bench', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }))
+  form.append('file', new Blob([text]), 'file')
+  const res = await fetch(z.base + '/zones', { method: 'POST', headers: { authorization: `Bearer ${z.token}` }, body: form })
+  if (res.status !== 201 && res.status !== 202) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`)
+  await res.arrayBuffer()
+  const id = res.headers.get('x-task-id')
+  if (res.status === 202 && id !== null) await waitZonalTask(z, id)
+}

@@ -5,7 +5,7 @@ import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { freePort, npmStartArgs, startZonalProcess, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
+import { freePort, npmStartArgs, startZonalProcess, uploadZonal as upload, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
 import { startNamed, stop, type Running } from '../dns/servers.ts'
 
 /**
@@ -83,18 +83,6 @@ function probeStatus (z: Zonal): () => Promise<StatusFigures> {
 }
 
 const statusNote = (s: StatusFigures): string => `GET /status: ${s.answered.toLocaleString('en-US')} answered, p50 ${s.p50.toFixed(1)} / p99 ${s.p99.toFixed(1)} / max ${s.max.toFixed(0)} ms`
-
-/** Upload a zone file; waits for the task when the server makes one. */
-async function upload (z: Zonal, name: string, text: string): Promise<void> {
-  const form = new FormData()
-  form.append('zone', JSON.stringify({ properties: { name, accountName: 'bench', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }))
-  form.append('file', new Blob([text]), 'file')
-  const res = await fetch(z.base + '/zones', { method: 'POST', headers: { authorization: `Bearer ${z.token}` }, body: form })
-  if (res.status !== 201 && res.status !== 202) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`)
-  await res.arrayBuffer()
-  const id = res.headers.get('x-task-id')
-  if (res.status === 202 && id !== null) await waitTask(z, id)
-}
 
 /** Poll with dig until `name` A is answered with NOERROR and AA. */
 async function waitAnswered (port: number, name: string, ms = 600_000): Promise<void> {

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import pg from 'pg'
-import { npmStartArgs, startZonalProcess, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
+import { npmStartArgs, startZonalProcess, uploadZonal as upload, waitZonalTask as waitTask, zonalApi as api, type ZonalProcess } from '../api/servers.ts'
 
 /**
  * The API under load on each engine: Zonal started as `npm start` starts it (the start script's
@@ -71,17 +71,6 @@ function zoneText (name: string, records: number): string {
   const lines = [`$TTL 3600\n@ IN SOA ns1.zonal.test. hostmaster.${name} 1 7200 3600 1209600 300\n@ IN NS ns1.zonal.test.\n@ IN NS ns2.zonal.test.`]
   for (let i = 0; i < records - 3; i++) lines.push(`h${i} IN A 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`)
   return lines.join('\n') + '\n'
-}
-
-async function upload (z: ZonalProcess, name: string, text: string): Promise<void> {
-  const form = new FormData()
-  form.append('zone', JSON.stringify({ properties: { name, accountName: 'bench', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'UPLOAD' } }))
-  form.append('file', new Blob([text]), 'file')
-  const res = await fetch(z.base + '/zones', { method: 'POST', headers: { authorization: `Bearer ${z.token}` }, body: form })
-  if (res.status !== 201 && res.status !== 202) throw new Error(`upload ${name}: ${res.status} ${await res.text()}`)
-  await res.arrayBuffer()
-  const id = res.headers.get('x-task-id')
-  if (res.status === 202 && id !== null) await waitTask(z, id)
 }
 
 async function createZone (z: ZonalProcess, name: string): Promise<void> {

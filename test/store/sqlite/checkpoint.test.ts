@@ -6,18 +6,24 @@ import { after, describe, it } from 'node:test'
 import BetterSqlite3 from 'better-sqlite3'
 import { checkpointWal, WalCheckpoints } from '../../../src/store/sqlite/checkpoint.ts'
 
+/** A WAL-mode database at `path` with automatic checkpoints off and 2,000 rows of 4 KB in its WAL. */
+function walWith2000Rows (path: string): BetterSqlite3.Database {
+  const db = new BetterSqlite3(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('wal_autocheckpoint = 0')
+  db.exec('create table t (v blob)')
+  const insert = db.prepare('insert into t (v) values (?)')
+  db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run(Buffer.alloc(4000, i)) })()
+  return db
+}
+
 describe('checkpointWal', () => {
   const dir = mkdtempSync(join(tmpdir(), 'zonal-checkpoint-'))
   after(() => { rmSync(dir, { recursive: true, force: true }) })
 
   it('copies the WAL of a database whose automatic checkpoint is off into the file, on a connection of its own', () => {
     const path = join(dir, 'wal.db')
-    const db = new BetterSqlite3(path)
-    db.pragma('journal_mode = WAL')
-    db.pragma('wal_autocheckpoint = 0')
-    db.exec('create table t (v blob)')
-    const insert = db.prepare('insert into t (v) values (?)')
-    db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run(Buffer.alloc(4000, i)) })()
+    const db = walWith2000Rows(path)
     const before = statSync(path).size
     const result = checkpointWal(path)
     assert.equal(result.busy, 0)
@@ -35,12 +41,7 @@ describe('WalCheckpoints', () => {
 
   it('checkpoints a large WAL once, and again only after it is written to', async () => {
     const path = join(dir, 'wal.db')
-    const db = new BetterSqlite3(path)
-    db.pragma('journal_mode = WAL')
-    db.pragma('wal_autocheckpoint = 0')
-    db.exec('create table t (v blob)')
-    const insert = db.prepare('insert into t (v) values (?)')
-    db.transaction(() => { for (let i = 0; i < 2000; i++) insert.run(Buffer.alloc(4000, i)) })()
+    const db = walWith2000Rows(path)
     let runs = 0
     const checkpoints = new WalCheckpoints(path, (err) => { throw err }, async (p) => { runs++; return checkpointWal(p) })
     const look = async (): Promise<void> => {
@@ -54,7 +55,7 @@ describe('WalCheckpoints', () => {
       await look()
       await look()
       assert.equal(runs, 1)
-      insert.run(Buffer.alloc(10, 1))
+      db.prepare('insert into t (v) values (?)').run(Buffer.alloc(10, 1))
       await look()
       assert.equal(runs, 2)
     } finally {
