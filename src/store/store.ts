@@ -200,8 +200,21 @@ export interface ZoneStore {
    * one zone take their serials and record counts one after another.
    */
   lockById (id: string): Promise<ZoneWithAccount | undefined>
+  /**
+   * {@link lockById} for the zone of this name in `scope` (one statement: a write looks its zone
+   * up and locks it at once); undefined when there is none the scope can read.
+   */
+  lockByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
   /** Apply changes, bump the version and the modification time; returns the new row. */
   update (id: string, changes: ZoneChanges): Promise<Zone>
+  /**
+   * The writes that end a change of the zone's data, in the caller's transaction after the zone
+   * was locked: the rrset writes, the zone's {@link update}, the journal entry of the version
+   * that update makes ({@link ZoneChangeStore.append}) and the audit record. PostgreSQL: one
+   * statement (data-modifying common table expressions); SQLite: one statement each, in that
+   * order. Returns the zone's new row.
+   */
+  writeChange (id: string, change: ZoneDataChange): Promise<Zone>
   /** Delete a zone, its records, journal and snapshot. */
   deleteById (id: string): Promise<void>
   /** Returns whether a zone of the scope was deleted. */
@@ -235,6 +248,30 @@ export interface ZoneChangeStore {
   since (zoneId: string, version: number, limit: number): Promise<ZoneChange[]>
   /** The zone's newest `limit` entries, oldest first. */
   latest (zoneId: string, limit: number): Promise<ZoneChange[]>
+}
+
+/**
+ * One rrset write of a {@link ZoneDataChange}, as the change read the rrset after locking the
+ * zone: an insert (`existed` false), an update, or a delete (`rrset` undefined).
+ */
+export interface RrsetWrite {
+  ownerKey: string
+  type: number
+  existed: boolean
+  rrset?: StoredRrset
+}
+
+/** A journal entry without its version (the zone update's). */
+export type JournalEntry =
+  | { serialFrom: number, serialTo: number, reset: false, removed: ZoneRecord[], added: ZoneRecord[] }
+  | { serialFrom: number, serialTo: number, reset: true }
+
+/** What {@link ZoneStore.writeChange} writes. */
+export interface ZoneDataChange {
+  rrsets: readonly RrsetWrite[]
+  zone: ZoneChanges
+  journal: JournalEntry
+  audit?: NewAuditRecord
 }
 
 export type ZoneVersion = Pick<ZoneRow, 'id' | 'name' | 'zone_type' | 'status' | 'version' | 'serial' | 'original_zone_id'>

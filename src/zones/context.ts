@@ -45,7 +45,14 @@ export function zoneNameFrom (input: string): string {
  * account the caller cannot read; 403 when the caller may read but lacks `permission`.
  */
 export async function zoneFor (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<ZoneWithAccount> {
-  const zone = await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read'))
+  return visibleZone(caller, await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read')), permission)
+}
+
+/**
+ * The checks of {@link zoneFor} on a zone read in the caller's read scope some other way
+ * (`zones.lockByName`): 1801 when there is none, 403 without `permission`.
+ */
+export function visibleZone (caller: Caller, zone: ZoneWithAccount | undefined, permission: Permission): ZoneWithAccount {
   if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
   if (!caller.principal.can(zone.account_id, permission)) throw new ZonalError('PERMISSION_DENIED', `${permission} the zone ${zone.name}`)
   return zone

@@ -1,7 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import { VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
 import type { Database, RrsetTable } from '../schema.ts'
-import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset, WireRrset } from '../store.ts'
+import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, RrsetWrite, StoredRrset, WireRrset } from '../store.ts'
 import { decodeProfile, decodeTextList, encodeProfile, encodeTextList } from './codec.ts'
 
 /** The DNAME type code (RFC 6672). */
@@ -75,6 +75,21 @@ function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, '
   }
 }
 
+/** The update of a stored rrset to `rrset` (same owner and type). */
+function rrsetUpdate (db: QueryCreator<Database>, zoneId: string, rrset: StoredRrset, now: string) {
+  const { zone_id: _z, owner_key: _o, rrtype: _t, ...changes } = toRow(zoneId, rrset, now)
+  return db.updateTable('rrsets').set(changes)
+    .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
+}
+
+/** The statement of one rrset write of a zone change: an insert, an update or a delete. */
+export function rrsetWrite (db: QueryCreator<Database>, zoneId: string, w: RrsetWrite, now: string) {
+  if (w.rrset === undefined) {
+    return db.deleteFrom('rrsets').where('zone_id', '=', zoneId).where('owner_key', '=', w.ownerKey).where('rrtype', '=', w.type)
+  }
+  return w.existed ? rrsetUpdate(db, zoneId, w.rrset, now) : db.insertInto('rrsets').values(toRow(zoneId, w.rrset, now))
+}
+
 /** A stored rrset from its row (also the rows of zone snapshots, which copy the columns). */
 export function rrsetFromRow (r: Omit<RrsetTable, 'id' | 'updated_at'>): StoredRrset {
   return {
@@ -139,12 +154,8 @@ export class SqlRrsetStore implements RrsetStore {
   }
 
   async replace (zoneId: string, rrset: StoredRrset): Promise<void> {
-    const row = toRow(zoneId, rrset, new Date().toISOString())
-    const { zone_id: _z, owner_key: _o, rrtype: _t, ...changes } = row
-    const updated = await this.db.updateTable('rrsets').set(changes)
-      .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
-      .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('rrsets').values(row).execute()
+    const updated = await rrsetUpdate(this.db, zoneId, rrset, new Date().toISOString()).executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('rrsets').values(toRow(zoneId, rrset, new Date().toISOString())).execute()
   }
 
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
