@@ -289,6 +289,9 @@ export interface StoredRrset {
   profile: PoolProfile | null
 }
 
+/** An rrset as the API shows it: owner, type, TTL, presentation rdata and pool profile (no wire rdata). */
+export type ShownRrset = Omit<StoredRrset, 'rdata'>
+
 /** An rrset as DNS serves it: owner, type, TTL, wire rdata and pool profile. */
 export type WireRrset = Pick<StoredRrset, 'ownerKey' | 'ownerName' | 'type' | 'ttl' | 'rdata' | 'profile'>
 
@@ -350,6 +353,13 @@ export interface RrsetStore {
   listPage (query: RrsetPageQuery): Promise<StoredRrset[]>
   /** How many rrsets match `filter` (a count over the zone's index range). */
   countPage (filter: RrsetFilter): Promise<number>
+  /**
+   * {@link listPage} and {@link countPage} of the zone named `zoneName` in `scope`, the zone found
+   * in the same statement, without wire rdata: what an API read of rrsets shows. Only a zone that
+   * is not an alias (an alias has no rrsets of its own). Undefined when the page has no row: no
+   * such zone, an alias, or nothing matched at that offset (the caller tells them apart).
+   */
+  pageOfZone (zoneName: string, scope: Scope, query: Omit<RrsetPageQuery, 'zoneId'>): Promise<{ rrsets: ShownRrset[], total: number } | undefined>
   /** Delete one rrset; returns whether it existed. */
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */
