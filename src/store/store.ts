@@ -183,6 +183,12 @@ export interface ZoneStore {
   /** @throws ZonalError ZONE_ALREADY_EXISTS */
   create (zone: NewZone): Promise<Zone>
   findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
+  /**
+   * {@link findByName} with the presentation rdata of the zone's rrset of `type` at its apex
+   * (`apexKey`: the apex's owner key) read in the same statement; `apexRdataText` undefined when
+   * the zone has no such rrset.
+   */
+  findWithApex (name: string, scope: Scope, apexKey: string, type: number): Promise<{ zone: ZoneWithAccount, apexRdataText: string[] | undefined } | undefined>
   /** Whether a zone of this name exists in any account. */
   exists (name: string): Promise<boolean>
   /**

@@ -7,7 +7,8 @@ import type { Permission } from '../auth/permissions.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { Store, ZoneWithAccount } from '../store/store.ts'
-import { NameError, normalizeZoneName } from '../zone/name.ts'
+import { canonicalSortKey, NameError, normalizeZoneName, parseName } from '../zone/name.ts'
+import { RRType } from '../zone/rrtype.ts'
 import type { Clock } from '../util/time.ts'
 
 /** What the zone use cases need: the store, settings, and the time. */
@@ -46,6 +47,16 @@ export function zoneNameFrom (input: string): string {
  */
 export async function zoneFor (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<ZoneWithAccount> {
   return visibleZone(caller, await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read')), permission)
+}
+
+/**
+ * {@link zoneFor} with the presentation rdata of the zone's apex NS rrset (empty when it has
+ * none) read in the same statement: what the zone's DTO shows.
+ */
+export async function zoneWithApexNs (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<{ zone: ZoneWithAccount, apexNs: string[] }> {
+  const zoneName = zoneNameFrom(name)
+  const found = await deps.store.zones.findWithApex(zoneName, caller.principal.scope('read'), canonicalSortKey(parseName(zoneName)), RRType.NS)
+  return { zone: visibleZone(caller, found?.zone, permission), apexNs: found?.apexRdataText ?? [] }
 }
 
 /**

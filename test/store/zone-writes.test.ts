@@ -50,6 +50,17 @@ for (const engine of await engineCases()) {
       assert.equal(await store.transaction(async (tx) => await tx.zones.lockByName('nothing.example.', { accountIds: [accountId] })), undefined)
     })
 
+    it('looks a zone up by name in the scope with the rdata of one apex rrset', async () => {
+      const found = await store.zones.findWithApex('change.example.', { accountIds: [accountId] }, key('change.example.'), 2)
+      assert.equal(found?.zone.id, zone.id)
+      assert.equal(found?.zone.account_name, 'acme')
+      assert.deepEqual(found?.zone.settings, (await store.zones.findById(zone.id))?.settings)
+      assert.deepEqual(found?.apexRdataText, ['ns1.change.example.'])
+      assert.equal((await store.zones.findWithApex('change.example.', { accountIds: [accountId] }, key('change.example.'), 16))?.apexRdataText, undefined)
+      const otherId = (await store.accounts.findByName('other'))!.id
+      assert.equal(await store.zones.findWithApex('change.example.', { accountIds: [otherId] }, key('change.example.'), 2), undefined)
+    })
+
     it('writes the rrsets, the zone, the journal entry of the new version and the audit record of a change', async () => {
       const current = (await store.zones.findById(zone.id))!
       const announced: string[] = []

@@ -5,7 +5,7 @@ import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
 import type { NewZone, Scope, Zone, ZoneChanges, ZoneDataChange, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
 import { auditRow, SqlAuditStore } from './audit.ts'
-import { decodeZone, encodeSettings, newSettingsColumns, reversedName } from './codec.ts'
+import { decodeTextList, decodeZone, encodeSettings, newSettingsColumns, reversedName } from './codec.ts'
 import { rrsetWrite } from './rrsets.ts'
 import { journalRow, journalTrim, SqlZoneChangeStore, TRIM_EVERY } from './zone-changes.ts'
 
@@ -94,6 +94,17 @@ export class SqlZoneStore implements ZoneStore {
   async findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined> {
     if (scope.accountIds.length === 0) return undefined
     return decoded(await this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst())
+  }
+
+  async findWithApex (name: string, scope: Scope, apexKey: string, type: number): Promise<{ zone: ZoneWithAccount, apexRdataText: string[] | undefined } | undefined> {
+    if (scope.accountIds.length === 0) return undefined
+    const apex = this.db.selectFrom('rrsets as r').select('r.rdata_text')
+      .whereRef('r.zone_id', '=', sql.ref('z.id')).where('r.owner_key', '=', apexKey).where('r.rrtype', '=', type)
+    const row = await this.base().select(apex.as('apex_rdata_text') as never)
+      .where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst() as (ZoneRowWithAccount & { apex_rdata_text?: string | null }) | undefined
+    if (row === undefined) return undefined
+    const { apex_rdata_text: text, ...zone } = row
+    return { zone: decodeZone(zone), apexRdataText: text === null || text === undefined ? undefined : decodeTextList(text) }
   }
 
   async exists (name: string): Promise<boolean> {
