@@ -375,6 +375,11 @@ export interface RrsetStore {
    * (ascending) and which of the owner keys `above` hold a DNAME.
    */
   placement (zoneId: string, ownerKey: string, above: readonly string[]): Promise<{ types: number[], dnames: Set<string> }>
+  /**
+   * What an rrset change reads after locking its zone, in one statement: {@link getMany} of
+   * `keys` and {@link placement} of `ownerKey` and `above`.
+   */
+  readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
 }

@@ -9,7 +9,7 @@ import { canonicalSortKey, parseName } from '../zone/name.ts'
 import { changeCommentFrom, visibleZone, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
-import { checkDeletable, checkPlacement, checkWritable } from './rrset-rules.ts'
+import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
 
@@ -109,12 +109,12 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const t = targetIn(zone, path)
     checkWritable(zone)
     const { comment, decide } = plan(t)
-    // The rrset and, unless it is the SOA itself, the apex SOA the serial bump reads: one statement.
+    // The rrset, unless it is the SOA itself the apex SOA the serial bump reads, and what the
+    // placement rules read (the types at the owner, DNAMEs above it): one statement.
     const soaKey = { ownerKey: canonicalSortKey(parseName(zone.name)), type: RRType.SOA }
     const soaKnown = t.type !== RRType.SOA || t.ownerKey !== soaKey.ownerKey
-    const [before, soa] = soaKnown
-      ? await tx.rrsets.getMany(zone.id, [{ ownerKey: t.ownerKey, type: t.type }, soaKey])
-      : [await tx.rrsets.get(zone.id, t.ownerKey, t.type), undefined]
+    const read = await tx.rrsets.readForChange(zone.id, soaKnown ? [{ ownerKey: t.ownerKey, type: t.type }, soaKey] : [{ ownerKey: t.ownerKey, type: t.type }], t.ownerKey, keysAbove(t))
+    const [before, soa] = read.rrsets
     let after = decide(before)
     if (after !== undefined && t.type === RRType.SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
       const rdata = withSoaSerial(after.rdata[0]!, readSoa(before.rdata[0]).serial)
@@ -123,7 +123,7 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     if (before === undefined && after === undefined) return t
     if (before !== undefined && after !== undefined && same(before, after)) return t
     if (after === undefined) checkDeletable(t.origin, t.owner, t.type)
-    else await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
+    else await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length }, read)
     const write: RrsetWrite = { ownerKey: t.ownerKey, type: t.type, existed: before !== undefined, ...(after === undefined ? {} : { rrset: after }) }
     // The apex SOA itself is written here: the serial bump writes it again.
     if (!soaKnown) {

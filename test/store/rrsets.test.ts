@@ -138,6 +138,17 @@ for (const engine of await engineCases()) {
         const above = [key('x.moved.example.org.'), key('moved.example.org.'), key('www.example.org.'), key('example.org.')]
         assert.deepEqual(await store.rrsets.placement(zoneId, key('y.x.moved.example.org.'), above), { types: [], dnames: new Set([key('moved.example.org.')]) })
         assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), [key('example.org.')]), { types: [1, 28], dnames: new Set() })
+        // With the rrsets an rrset change reads (its own, the apex SOA): one statement too.
+        const soa = { ownerKey: key('example.org.'), type: 6 }
+        const read = await store.rrsets.readForChange(zoneId, [{ ownerKey: key('www.example.org.'), type: 28 }, soa], key('www.example.org.'), [key('example.org.')])
+        assert.deepEqual(read.rrsets, await store.rrsets.getMany(zoneId, [{ ownerKey: key('www.example.org.'), type: 28 }, soa]))
+        assert.equal(read.rrsets[0]?.type, 28)
+        assert.deepEqual([read.types, read.dnames], [[1, 28], new Set()])
+        const below = await store.rrsets.readForChange(zoneId, [{ ownerKey: key('y.x.moved.example.org.'), type: 1 }, soa], key('y.x.moved.example.org.'), above)
+        assert.deepEqual([below.rrsets[0], below.rrsets[1]?.rdataText, below.types, below.dnames], [undefined, (await store.rrsets.get(zoneId, soa.ownerKey, 6))?.rdataText, [], new Set([key('moved.example.org.')])])
+        // The DNAME itself at the owner is not above it.
+        const at = await store.rrsets.readForChange(zoneId, [{ ownerKey: dname.ownerKey, type: 39 }], dname.ownerKey, [key('example.org.')])
+        assert.deepEqual([at.rrsets[0]?.rdataText, at.types, at.dnames], [['.'], [39], new Set()])
       } finally {
         await store.rrsets.delete(zoneId, dname.ownerKey, 39)
       }

@@ -268,6 +268,26 @@ export class SqlRrsetStore implements RrsetStore {
     }
   }
 
+  async readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }> {
+    const rows = await this.db.selectFrom('rrsets').selectAll()
+      .where('zone_id', '=', zoneId)
+      .where(eb => eb.or([
+        eb('owner_key', '=', ownerKey),
+        ...keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)])),
+        ...(above.length === 0 ? [] : [eb.and([eb('rrtype', '=', DNAME), eb('owner_key', 'in', [...above])])])
+      ]))
+      .orderBy('rrtype')
+      .execute()
+    return {
+      rrsets: keys.map(k => {
+        const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
+        return row === undefined ? undefined : rrsetFromRow(row)
+      }),
+      types: rows.filter(r => r.owner_key === ownerKey).map(r => r.rrtype),
+      dnames: new Set(rows.filter(r => r.owner_key !== ownerKey && r.rrtype === DNAME && above.includes(r.owner_key)).map(r => r.owner_key))
+    }
+  }
+
   async typesAt (zoneId: string, ownerKey: string): Promise<number[]> {
     const rows = await this.db.selectFrom('rrsets').select('rrtype')
       .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey)
