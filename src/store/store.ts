@@ -140,6 +140,15 @@ export interface ZoneWithAccount extends Zone {
   account_name: string
 }
 
+/**
+ * A zone as the zone list reads it: its row without the settings kept as JSON (never read for a
+ * list), with its account's display name and the settings a list shows.
+ */
+export interface ListedZone extends Omit<ZoneRow, ZoneSettingsColumn> {
+  account_name: string
+  settings: Pick<ZoneSettings, 'mailMonitor' | 'certEnabled' | 'valimailMonitor'>
+}
+
 export type ZoneSort = 'NAME' | 'ACCOUNT_NAME' | 'RECORD_COUNT' | 'ZONE_TYPE'
 
 /** Filters of the zone list (`q` of `GET /zones`). */
@@ -227,7 +236,7 @@ export interface ZoneStore {
   delete (name: string, scope: Scope): Promise<boolean>
   /** Alias zones of a primary. */
   aliasesOf (zoneId: string): Promise<Zone[]>
-  list (query: ZoneListQuery): Promise<ZoneWithAccount[]>
+  list (query: ZoneListQuery): Promise<ListedZone[]>
   count (scope: Scope, filter: ZoneFilter): Promise<number>
   /** Every zone's id, name, type, status, version and original: what the DNS index compares against. */
   versions (): Promise<ZoneVersion[]>

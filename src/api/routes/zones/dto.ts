@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../../auth/secrets.ts'
-import type { Store, ZoneWithAccount } from '../../../store/store.ts'
+import type { ListedZone, Store, ZoneWithAccount } from '../../../store/store.ts'
 import { canonicalSortKey, parseName } from '../../../zone/name.ts'
 import type { SealedSecret, TransferState, ZoneSettings } from '../../../zone/settings.ts'
 import { notifyDocument, primaryNameServersDocument, restrictListDocument, tsigDocument, type SecretView } from '../../../zones/sections.ts'
@@ -40,7 +40,7 @@ export interface ZonePropertiesDto {
  * lists, mailMonitor, certEnabled and valimailMonitor on primaries (octoDNS reads
  * valimailMonitor from the list). Alias zones count the records of their primary.
  */
-export function zoneProperties (zone: ZoneWithAccount, opts: { list: boolean, recordCount?: number }): ZonePropertiesDto {
+export function zoneProperties (zone: ListedZone, opts: { list: boolean, recordCount?: number }): ZonePropertiesDto {
   const count = opts.recordCount ?? Number(zone.record_count)
   const s = zone.settings
   return {
