@@ -109,7 +109,7 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const t = targetIn(zone, path)
     checkWritable(zone)
     const { comment, decide } = plan(t)
-    // The rrset, unless it is the SOA itself the apex SOA the serial bump reads, and what the
+    // The rrset, the apex SOA the serial bump reads (unless the rrset is that SOA) and what the
     // placement rules read (the types at the owner, DNAMEs above it): one statement.
     const soaKey = { ownerKey: canonicalSortKey(parseName(zone.name)), type: RRType.SOA }
     const soaKnown = t.type !== RRType.SOA || t.ownerKey !== soaKey.ownerKey
@@ -125,7 +125,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     if (after === undefined) checkDeletable(t.origin, t.owner, t.type)
     else await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length }, read)
     const write: RrsetWrite = { ownerKey: t.ownerKey, type: t.type, existed: before !== undefined, ...(after === undefined ? {} : { rrset: after }) }
-    // The apex SOA itself is written here: the serial bump writes it again.
+    // A change of the apex SOA itself is written here, on its own: the serial bump writes the
+    // same row again. Any other write goes with the bump's (one statement on PostgreSQL).
     if (!soaKnown) {
       if (after === undefined) await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
       else await tx.rrsets.replace(zone.id, after)
