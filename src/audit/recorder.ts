@@ -1,4 +1,4 @@
-import type { Store } from '../store/store.ts'
+import type { NewAuditRecord, Store } from '../store/store.ts'
 
 /** Who made a change and from where: taken from the request (or the CLI, or a background job). */
 export interface Actor {
@@ -29,7 +29,12 @@ export interface AuditEntry {
  * change that fails leaves no record and a record never exists without its change.
  */
 export async function recordChange (tx: Store, actor: Actor, entry: AuditEntry): Promise<void> {
-  await tx.audit.append({
+  await tx.audit.append(auditRecord(actor, entry))
+}
+
+/** The audit record of a change, as {@link recordChange} writes it. */
+export function auditRecord (actor: Actor, entry: AuditEntry): NewAuditRecord {
+  return {
     accountId: entry.accountId,
     accountName: entry.accountName,
     user: actor.user,
@@ -40,7 +45,7 @@ export async function recordChange (tx: Store, actor: Actor, entry: AuditEntry):
     parent: entry.parent ?? null,
     detail: { changes: entry.changes ?? [], others: entry.others ?? [] },
     changeComment: entry.changeComment ?? null
-  })
+  }
 }
 
 /** The changes between two flat objects, one {name, from, to} per differing key. */

@@ -140,6 +140,15 @@ export interface ZoneWithAccount extends Zone {
   account_name: string
 }
 
+/**
+ * A zone as the zone list reads it: its row without the settings kept as JSON (never read for a
+ * list), with its account's display name and the settings a list shows.
+ */
+export interface ListedZone extends Omit<ZoneRow, ZoneSettingsColumn> {
+  account_name: string
+  settings: Pick<ZoneSettings, 'mailMonitor' | 'certEnabled' | 'valimailMonitor'>
+}
+
 export type ZoneSort = 'NAME' | 'ACCOUNT_NAME' | 'RECORD_COUNT' | 'ZONE_TYPE'
 
 /** Filters of the zone list (`q` of `GET /zones`). */
@@ -183,6 +192,12 @@ export interface ZoneStore {
   /** @throws ZonalError ZONE_ALREADY_EXISTS */
   create (zone: NewZone): Promise<Zone>
   findByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
+  /**
+   * {@link findByName} with the presentation rdata of the zone's rrset of `type` at its apex
+   * (`apexKey`: the apex's owner key) read in the same statement; `apexRdataText` undefined when
+   * the zone has no such rrset.
+   */
+  findWithApex (name: string, scope: Scope, apexKey: string, type: number): Promise<{ zone: ZoneWithAccount, apexRdataText: string[] | undefined } | undefined>
   /** Whether a zone of this name exists in any account. */
   exists (name: string): Promise<boolean>
   /**
@@ -200,15 +215,28 @@ export interface ZoneStore {
    * one zone take their serials and record counts one after another.
    */
   lockById (id: string): Promise<ZoneWithAccount | undefined>
+  /**
+   * {@link lockById} for the zone of this name in `scope` (one statement: a write looks its zone
+   * up and locks it at once); undefined when there is none the scope can read.
+   */
+  lockByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined>
   /** Apply changes, bump the version and the modification time; returns the new row. */
   update (id: string, changes: ZoneChanges): Promise<Zone>
+  /**
+   * The writes that end a change of the zone's data, in the caller's transaction after the zone
+   * was locked: the rrset writes, the zone's {@link update}, the journal entry of the version
+   * that update makes ({@link ZoneChangeStore.append}) and the audit record. PostgreSQL: one
+   * statement (data-modifying common table expressions); SQLite: one statement each, in that
+   * order. Returns the zone's new row.
+   */
+  writeChange (id: string, change: ZoneDataChange): Promise<Zone>
   /** Delete a zone, its records, journal and snapshot. */
   deleteById (id: string): Promise<void>
   /** Returns whether a zone of the scope was deleted. */
   delete (name: string, scope: Scope): Promise<boolean>
   /** Alias zones of a primary. */
   aliasesOf (zoneId: string): Promise<Zone[]>
-  list (query: ZoneListQuery): Promise<ZoneWithAccount[]>
+  list (query: ZoneListQuery): Promise<ListedZone[]>
   count (scope: Scope, filter: ZoneFilter): Promise<number>
   /** Every zone's id, name, type, status, version and original: what the DNS index compares against. */
   versions (): Promise<ZoneVersion[]>
@@ -237,6 +265,30 @@ export interface ZoneChangeStore {
   latest (zoneId: string, limit: number): Promise<ZoneChange[]>
 }
 
+/**
+ * One rrset write of a {@link ZoneDataChange}, as the change read the rrset after locking the
+ * zone: an insert (`existed` false), an update, or a delete (`rrset` undefined).
+ */
+export interface RrsetWrite {
+  ownerKey: string
+  type: number
+  existed: boolean
+  rrset?: StoredRrset
+}
+
+/** A journal entry without its version (the zone update's). */
+export type JournalEntry =
+  | { serialFrom: number, serialTo: number, reset: false, removed: ZoneRecord[], added: ZoneRecord[] }
+  | { serialFrom: number, serialTo: number, reset: true }
+
+/** What {@link ZoneStore.writeChange} writes. */
+export interface ZoneDataChange {
+  rrsets: readonly RrsetWrite[]
+  zone: ZoneChanges
+  journal: JournalEntry
+  audit?: NewAuditRecord
+}
+
 export type ZoneVersion = Pick<ZoneRow, 'id' | 'name' | 'zone_type' | 'status' | 'version' | 'serial' | 'original_zone_id'>
 
 /** One rrset as stored: wire rdata for DNS, presentation text for the API. */
@@ -251,6 +303,9 @@ export interface StoredRrset {
   /** The pool profile, null for plain records (its kind is what `q=kind:` filters on). */
   profile: PoolProfile | null
 }
+
+/** An rrset as the API shows it: owner, type, TTL, presentation rdata and pool profile (no wire rdata). */
+export type ShownRrset = Omit<StoredRrset, 'rdata'>
 
 /** An rrset as DNS serves it: owner, type, TTL, wire rdata and pool profile. */
 export type WireRrset = Pick<StoredRrset, 'ownerKey' | 'ownerName' | 'type' | 'ttl' | 'rdata' | 'profile'>
@@ -313,6 +368,13 @@ export interface RrsetStore {
   listPage (query: RrsetPageQuery): Promise<StoredRrset[]>
   /** How many rrsets match `filter` (a count over the zone's index range). */
   countPage (filter: RrsetFilter): Promise<number>
+  /**
+   * {@link listPage} and {@link countPage} of the zone named `zoneName` in `scope`, the zone found
+   * in the same statement, without wire rdata: what an API read of rrsets shows. Only a zone that
+   * is not an alias (an alias has no rrsets of its own). Undefined when the page has no row: no
+   * such zone, an alias, or nothing matched at that offset (the caller tells them apart).
+   */
+  pageOfZone (zoneName: string, scope: Scope, query: Omit<RrsetPageQuery, 'zoneId'>): Promise<{ rrsets: ShownRrset[], total: number } | undefined>
   /** Delete one rrset; returns whether it existed. */
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */
@@ -322,6 +384,11 @@ export interface RrsetStore {
    * (ascending) and which of the owner keys `above` hold a DNAME.
    */
   placement (zoneId: string, ownerKey: string, above: readonly string[]): Promise<{ types: number[], dnames: Set<string> }>
+  /**
+   * What an rrset change reads after locking its zone, in one statement: {@link getMany} of
+   * `keys` and {@link placement} of `ownerKey` and `above`.
+   */
+  readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
 }

@@ -7,7 +7,8 @@ import type { Permission } from '../auth/permissions.ts'
 import type { SecretBox } from '../auth/secrets.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { Store, ZoneWithAccount } from '../store/store.ts'
-import { NameError, normalizeZoneName } from '../zone/name.ts'
+import { canonicalSortKey, NameError, normalizeZoneName, parseName } from '../zone/name.ts'
+import { RRType } from '../zone/rrtype.ts'
 import type { Clock } from '../util/time.ts'
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './limits.ts'
 
@@ -53,7 +54,24 @@ export function zoneNameFrom (input: string): string {
  * account the caller cannot read; 403 when the caller may read but lacks `permission`.
  */
 export async function zoneFor (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<ZoneWithAccount> {
-  const zone = await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read'))
+  return visibleZone(caller, await deps.store.zones.findByName(zoneNameFrom(name), caller.principal.scope('read')), permission)
+}
+
+/**
+ * {@link zoneFor} with the presentation rdata of the zone's apex NS rrset (empty when it has
+ * none) read in the same statement: what the zone's DTO shows.
+ */
+export async function zoneWithApexNs (deps: ZoneDeps, caller: Caller, name: string, permission: Permission): Promise<{ zone: ZoneWithAccount, apexNs: string[] }> {
+  const zoneName = zoneNameFrom(name)
+  const found = await deps.store.zones.findWithApex(zoneName, caller.principal.scope('read'), canonicalSortKey(parseName(zoneName)), RRType.NS)
+  return { zone: visibleZone(caller, found?.zone, permission), apexNs: found?.apexRdataText ?? [] }
+}
+
+/**
+ * The checks of {@link zoneFor} on a zone read in the caller's read scope some other way
+ * (`zones.lockByName`): 1801 when there is none, 403 without `permission`.
+ */
+export function visibleZone (caller: Caller, zone: ZoneWithAccount | undefined, permission: Permission): ZoneWithAccount {
   if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
   if (!caller.principal.can(zone.account_id, permission)) throw new ZonalError('PERMISSION_DENIED', `${permission} the zone ${zone.name}`)
   return zone

@@ -51,7 +51,21 @@ export interface Placement {
  *
  * @throws ZonalError INVALID_INPUT with the zone check code (`ZONE_CNAME_WITH_OTHER_DATA` …)
  */
-export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
+/** The owner keys of the names above the owner up to the apex (where no DNAME may be). */
+export function keysAbove (p: Pick<Placement, 'origin' | 'owner'>): string[] {
+  const above: string[] = []
+  for (let up = p.owner; !nameEquals(up, p.origin);) {
+    up = parentName(up)
+    above.push(canonicalSortKey(up))
+  }
+  return above
+}
+
+/**
+ * {@link checkPlacement}; `known` is what `rrsets.placement` gives for the owner and
+ * {@link keysAbove}, when the caller read it in this transaction already.
+ */
+export async function checkPlacement (tx: Store, p: Placement, known?: { types: number[], dnames: Set<string> }): Promise<void> {
   const apex = nameEquals(p.owner, p.origin)
   if (p.type === RRType.SOA) {
     if (!apex) throw broken('ZONE_SOA_NOT_AT_APEX', p.owner)
@@ -69,9 +83,9 @@ export async function checkPlacement (tx: Store, p: Placement): Promise<void> {
     above.push(up)
   }
   // The types at the owner and the DNAMEs above it: one statement.
-  const { types, dnames } = needTypes || above.length > 0
+  const { types, dnames } = known ?? (needTypes || above.length > 0
     ? await tx.rrsets.placement(p.zoneId, p.ownerKey, above.map(canonicalSortKey))
-    : { types: [], dnames: new Set<string>() }
+    : { types: [], dnames: new Set<string>() })
   if (needTypes) {
     const others = types.filter(t => t !== p.type)
     if (p.type === RRType.CNAME) {

@@ -1,7 +1,5 @@
-import type { Permission } from '../auth/permissions.ts'
 import type { ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, nameToString, parseName, type WireName } from '../zone/name.ts'
-import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
 import { ownerFrom, writableRrtype } from './rrset-input.ts'
 
 /** The rrset a write names: its zone (as the caller sees it), owner and type. */
@@ -17,14 +15,20 @@ export interface RrsetTarget {
   type: number
 }
 
+/** The path of an rrset write. */
+export interface RrsetPath {
+  zoneName: string
+  rrType: string
+  ownerName: string
+}
+
 /**
- * Resolve `/zones/{zoneName}/rrsets/{rrType}/{ownerName}` for a write: the zone first (1801 when
- * the caller cannot see it, 403 without `permission`), then the type and the owner.
+ * Resolve the type and owner of `/zones/{zoneName}/rrsets/{rrType}/{ownerName}` in its zone,
+ * which the caller looked up (and checked its permission on) first.
  *
- * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_NAME_INVALID, INVALID_INPUT
+ * @throws ZonalError INVALID_INPUT (type, owner)
  */
-export async function rrsetTarget (deps: ZoneDeps, caller: Caller, path: { zoneName: string, rrType: string, ownerName: string, permission: Permission }): Promise<RrsetTarget> {
-  const zone = await zoneFor(deps, caller, path.zoneName, path.permission)
+export function targetIn (zone: ZoneWithAccount, path: RrsetPath): RrsetTarget {
   const origin = parseName(zone.name)
   const type = writableRrtype(path.rrType)
   const owner = ownerFrom(path.ownerName, origin)

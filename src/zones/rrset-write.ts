@@ -1,17 +1,17 @@
-import { recordChange, type Change } from '../audit/recorder.ts'
+import { auditRecord, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
-import type { StoredRrset, ZoneWithAccount } from '../store/store.ts'
+import type { RrsetWrite, StoredRrset } from '../store/store.ts'
 import { profileDocument, validateProfile } from '../zone/pools/index.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../zone/record-text.ts'
 import { RRType, typeName } from '../zone/rrtype.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
-import { changeCommentFrom, limitsOf, type Caller, type ZoneDeps } from './context.ts'
+import { changeCommentFrom, limitsOf, visibleZone, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { checkZoneSize } from './limits.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
-import { checkDeletable, checkPlacement, checkWritable } from './rrset-rules.ts'
-import { rrsetTarget, type RrsetTarget } from './rrset-target.ts'
+import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
+import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
 
 type Json = Record<string, unknown>
@@ -87,66 +87,78 @@ function auditObjectType (type: number, before: StoredRrset | undefined, after: 
   return kind === undefined ? typeName(type) : kind.replace(/S$/, '')
 }
 
+/** What a write does once its zone is locked and its rrset named: its comment and its decision. */
+interface Plan {
+  comment: string | null
+  /** The rrset's new value given the current one (undefined deletes it). */
+  decide: (current: StoredRrset | undefined) => StoredRrset | undefined
+}
+
 /**
- * Run one rrset change as one transaction (DESIGN.md "Data model"): lock the zone row (fresh
- * type, status, serial, record count), read the rrset, let `decide` return its new value
- * (undefined deletes it), check the zone rules and the zone's record limit (`ZONAL_ZONE_MAX_RECORDS`,
- * from the locked row's count), write it, bump the serial and record count
- * ({@link bumpSerial}) and write the audit record. A change that changes nothing writes nothing.
- * The SOA's serial is the service's: the one given is replaced by the current one, then bumped.
+ * Run one rrset change as one transaction (DESIGN.md "Data model"): look the zone up and lock its
+ * row in one statement (fresh type, status, serial, record count), check what a lookup outside
+ * the transaction checked, in its order (1801, 403, the type and owner, the zone writable, then
+ * the request's own checks in `plan`), read the rrset, let the plan decide its new value, check
+ * the zone rules and the zone's record limit (`ZONAL_ZONE_MAX_RECORDS`, from the locked row's
+ * count), and hand the write, the audit record and the serial bump ({@link bumpSerial})
+ * to the store together. A change that changes nothing writes nothing. The SOA's serial is the
+ * service's: the one given is replaced by the current one, then bumped.
  */
-async function change (deps: ZoneDeps, caller: Caller, t: RrsetTarget, comment: string | null, decide: (current: StoredRrset | undefined) => StoredRrset | undefined): Promise<void> {
-  await deps.store.transaction(async (tx) => {
-    const zone: ZoneWithAccount | undefined = await tx.zones.lockById(t.zone.id)
-    if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t: RrsetTarget) => Plan): Promise<RrsetTarget> {
+  const zoneName = zoneNameFrom(path.zoneName)
+  return await deps.store.transaction(async (tx) => {
+    const zone = visibleZone(caller, await tx.zones.lockByName(zoneName, caller.principal.scope('read')), 'update')
+    const t = targetIn(zone, path)
     checkWritable(zone)
-    // The rrset and, unless it is the SOA itself, the apex SOA the serial bump reads: one statement.
+    const { comment, decide } = plan(t)
+    // The rrset, the apex SOA the serial bump reads (unless the rrset is that SOA) and what the
+    // placement rules read (the types at the owner, DNAMEs above it): one statement.
     const soaKey = { ownerKey: canonicalSortKey(parseName(zone.name)), type: RRType.SOA }
     const soaKnown = t.type !== RRType.SOA || t.ownerKey !== soaKey.ownerKey
-    const [before, soa] = soaKnown
-      ? await tx.rrsets.getMany(zone.id, [{ ownerKey: t.ownerKey, type: t.type }, soaKey])
-      : [await tx.rrsets.get(zone.id, t.ownerKey, t.type), undefined]
+    const read = await tx.rrsets.readForChange(zone.id, soaKnown ? [{ ownerKey: t.ownerKey, type: t.type }, soaKey] : [{ ownerKey: t.ownerKey, type: t.type }], t.ownerKey, keysAbove(t))
+    const [before, soa] = read.rrsets
     let after = decide(before)
     if (after !== undefined && t.type === RRType.SOA && before?.rdata[0] !== undefined && after.rdata.length === 1) {
       const rdata = withSoaSerial(after.rdata[0]!, readSoa(before.rdata[0]).serial)
       after = { ...after, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
     }
-    if (before === undefined && after === undefined) return
-    if (before !== undefined && after !== undefined && same(before, after)) return
+    if (before === undefined && after === undefined) return t
+    if (before !== undefined && after !== undefined && same(before, after)) return t
     // The zone row's count (locked, so current) plus what this change adds: no scan of the zone.
     const delta = (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0)
     if (delta > 0) checkZoneSize(Number(zone.record_count) + delta, limitsOf(deps))
-    if (after === undefined) {
-      checkDeletable(t.origin, t.owner, t.type)
-      await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
-    } else {
-      await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length })
-      await tx.rrsets.replace(zone.id, after)
+    if (after === undefined) checkDeletable(t.origin, t.owner, t.type)
+    else await checkPlacement(tx, { zoneId: zone.id, origin: t.origin, owner: t.owner, ownerKey: t.ownerKey, type: t.type, count: after.rdata.length }, read)
+    const write: RrsetWrite = { ownerKey: t.ownerKey, type: t.type, existed: before !== undefined, ...(after === undefined ? {} : { rrset: after }) }
+    // A change of the apex SOA itself is written here, on its own: the serial bump writes the
+    // same row again. Any other write goes with the bump's (one statement on PostgreSQL).
+    if (!soaKnown) {
+      if (after === undefined) await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
+      else await tx.rrsets.replace(zone.id, after)
     }
-    const updated = await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined)
-    if (after !== undefined && t.type === RRType.SOA) after = { ...after, rdataText: [rdataToRecordText(RRType.SOA, withSoaSerial(after.rdata[0]!, updated.serial))] }
-    await recordChange(tx, caller.actor, {
-      accountId: zone.account_id,
-      accountName: zone.account_name,
-      objectType: auditObjectType(t.type, before, after),
-      changeType: before === undefined ? 'ADD' : after === undefined ? 'DELETE' : 'MODIFY',
-      object: t.ownerName,
-      parent: zone.name,
-      changes: auditChanges(before, after),
-      changeComment: comment
+    const written = after
+    await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
+      rrsets: soaKnown ? [write] : [],
+      audit: (serial) => auditRecord(caller.actor, {
+        accountId: zone.account_id,
+        accountName: zone.account_name,
+        objectType: auditObjectType(t.type, before, written),
+        changeType: before === undefined ? 'ADD' : written === undefined ? 'DELETE' : 'MODIFY',
+        object: t.ownerName,
+        parent: zone.name,
+        changes: auditChanges(before, written !== undefined && t.type === RRType.SOA
+          ? { ...written, rdataText: [rdataToRecordText(RRType.SOA, withSoaSerial(written.rdata[0]!, serial))] }
+          : written),
+        changeComment: comment
+      })
     })
+    return t
   })
 }
 
 /** The 70005 check: the body names at least one of `fields`. Runs before the zone is looked up (notes §5). */
 function requireAny (body: Json, fields: readonly string[]): void {
   if (fields.every(f => body[f] === undefined)) throw new ZonalError('RRSET_FIELDS_REQUIRED')
-}
-
-async function writeTarget (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string): Promise<RrsetTarget> {
-  const t = await rrsetTarget(deps, caller, { zoneName, rrType, ownerName, permission: 'update' })
-  checkWritable(t.zone)
-  return t
 }
 
 /**
@@ -164,17 +176,20 @@ async function writeTarget (deps: ZoneDeps, caller: Caller, zoneName: string, rr
 export async function createRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<RrsetTarget> {
   const body = bodyOf(input)
   requireAny(body, ['rdata', 'profile'])
-  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
-  const comment = changeCommentFrom(body)
-  if (body.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
-  const ttl = body.ttl === undefined ? DEFAULT_RRSET_TTL : ttlFrom(body.ttl)
-  const rdata = rdataFrom(t.type, body.rdata, t.origin)
-  const next = rrsetOf(t, ttl, rdata, poolOf(t, body.profile, rdata.text))
-  await change(deps, caller, t, comment, (before) => {
-    if (before !== undefined) throw new ZonalError('RRSET_ALREADY_EXISTS', t.type)
-    return next
+  return await change(deps, caller, { zoneName, rrType, ownerName }, (t) => {
+    const comment = changeCommentFrom(body)
+    if (body.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
+    const ttl = body.ttl === undefined ? DEFAULT_RRSET_TTL : ttlFrom(body.ttl)
+    const rdata = rdataFrom(t.type, body.rdata, t.origin)
+    const next = rrsetOf(t, ttl, rdata, poolOf(t, body.profile, rdata.text))
+    return {
+      comment,
+      decide: (before) => {
+        if (before !== undefined) throw new ZonalError('RRSET_ALREADY_EXISTS', t.type)
+        return next
+      }
+    }
   })
-  return t
 }
 
 /**
@@ -191,15 +206,19 @@ export async function createRrset (deps: ZoneDeps, caller: Caller, zoneName: str
 export async function updateRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown, mode: 'PUT' | 'PATCH'): Promise<void> {
   const body = bodyOf(input)
   requireAny(body, mode === 'PUT' ? ['rdata', 'profile'] : ['rdata', 'profile', 'ttl'])
-  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
-  const comment = changeCommentFrom(body)
-  const ttl = body.ttl === undefined ? undefined : ttlFrom(body.ttl)
-  const rdata = body.rdata === undefined ? undefined : rdataFrom(t.type, body.rdata, t.origin)
-  await change(deps, caller, t, comment, (before) => {
-    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
-    const values = rdata === undefined ? current(before) : keepingStored(rdata, before)
-    const profile = mode === 'PUT' || body.profile !== undefined ? body.profile : parsedProfile(before)
-    return rrsetOf(t, ttl ?? before.ttl, values, poolOf(t, profile, values.text))
+  await change(deps, caller, { zoneName, rrType, ownerName }, (t) => {
+    const comment = changeCommentFrom(body)
+    const ttl = body.ttl === undefined ? undefined : ttlFrom(body.ttl)
+    const rdata = body.rdata === undefined ? undefined : rdataFrom(t.type, body.rdata, t.origin)
+    return {
+      comment,
+      decide: (before) => {
+        if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+        const values = rdata === undefined ? current(before) : keepingStored(rdata, before)
+        const profile = mode === 'PUT' || body.profile !== undefined ? body.profile : parsedProfile(before)
+        return rrsetOf(t, ttl ?? before.ttl, values, poolOf(t, profile, values.text))
+      }
+    }
   })
 }
 
@@ -214,15 +233,17 @@ export async function updateRrset (deps: ZoneDeps, caller: Caller, zoneName: str
  */
 export async function jsonPatchRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<void> {
   const ops = patchOperations(input)
-  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
-  await change(deps, caller, t, null, (before) => {
-    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
-    const doc = applyRrsetPatch(t.type, { ttl: before.ttl, rdata: before.rdataText, ...(before.profile === null ? {} : { profile: parsedProfile(before) }) }, ops)
-    if (doc.ttl === undefined) throw new ZonalError('FIELD_REQUIRED', 'ttl')
-    if (doc.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
-    const values = keepingStored(rdataFrom(t.type, doc.rdata, t.origin), before)
-    return rrsetOf(t, ttlFrom(doc.ttl), values, poolOf(t, doc.profile, values.text))
-  })
+  await change(deps, caller, { zoneName, rrType, ownerName }, (t) => ({
+    comment: null,
+    decide: (before) => {
+      if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+      const doc = applyRrsetPatch(t.type, { ttl: before.ttl, rdata: before.rdataText, ...(before.profile === null ? {} : { profile: parsedProfile(before) }) }, ops)
+      if (doc.ttl === undefined) throw new ZonalError('FIELD_REQUIRED', 'ttl')
+      if (doc.rdata === undefined) throw new ZonalError('FIELD_REQUIRED', 'rdata')
+      const values = keepingStored(rdataFrom(t.type, doc.rdata, t.origin), before)
+      return rrsetOf(t, ttlFrom(doc.ttl), values, poolOf(t, doc.profile, values.text))
+    }
+  }))
 }
 
 /**
@@ -233,11 +254,15 @@ export async function jsonPatchRrset (deps: ZoneDeps, caller: Caller, zoneName: 
  *   RRSET_NOT_FOUND (70002).
  */
 export async function deleteRrset (deps: ZoneDeps, caller: Caller, zoneName: string, rrType: string, ownerName: string, input: unknown): Promise<void> {
-  const t = await writeTarget(deps, caller, zoneName, rrType, ownerName)
-  const comment = changeCommentFrom(input)
-  checkDeletable(t.origin, t.owner, t.type)
-  await change(deps, caller, t, comment, (before) => {
-    if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
-    return undefined
+  await change(deps, caller, { zoneName, rrType, ownerName }, (t) => {
+    const comment = changeCommentFrom(input)
+    checkDeletable(t.origin, t.owner, t.type)
+    return {
+      comment,
+      decide: (before) => {
+        if (before === undefined) throw new ZonalError('RRSET_NOT_FOUND')
+        return undefined
+      }
+    }
   })
 }

@@ -1,4 +1,4 @@
-import type { Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
+import type { NewAuditRecord, RrsetWrite, Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
@@ -30,11 +30,12 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  * The records removed and added by `changed` (and the SOA's new serial) go into the zone change
  * journal under the new version, in the same transaction (IXFR out, other nodes' catch-up).
  * `known.soa` is the apex SOA rrset when the caller read it in this transaction after the lock
- * and did not change it (saves reading it again).
+ * and did not change it (saves reading it again). `also` carries rrset writes of `changed` the
+ * caller left to this call and its audit record: all of it is written by `zones.writeChange`.
  *
  * @returns the updated zone row.
  */
-export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = [], known?: { soa: StoredRrset | undefined }): Promise<Zone> {
+export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = [], known?: { soa: StoredRrset | undefined }, also?: WrittenWithBump): Promise<Zone> {
   const soa = known === undefined ? await apexSoa(tx, zone) : known.soa
   const first = soa?.rdata[0]
   const current = first === undefined ? zone.serial : readSoa(first).serial
@@ -47,19 +48,32 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
     const seen = net.get(key)
     net.set(key, seen === undefined ? c : { before: seen.before, after: c.after })
   }
+  const writes: RrsetWrite[] = [...(also?.rrsets ?? [])]
   if (soa !== undefined && first !== undefined) {
     const rdata = withSoaSerial(first, serial)
     const next = { ...soa, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
-    await tx.rrsets.replace(zone.id, next)
+    writes.push({ ownerKey: soa.ownerKey, type: RRType.SOA, existed: true, rrset: next })
     const key = `${soa.ownerKey}/${RRType.SOA}`
     net.set(key, { before: net.get(key)?.before ?? soa, after: next })
   }
-  const updated = await tx.zones.update(zone.id, { serial, record_count: Number(zone.record_count) + recordDelta })
   const removed: ZoneRecord[] = []
   const added: ZoneRecord[] = []
   for (const c of net.values()) recordDiff(c, removed, added)
-  await tx.zoneChanges.append(zone.id, { version: updated.version, serialFrom: current, serialTo: serial, reset: false, removed, added })
-  return updated
+  // The rrset writes, the zone update, the journal entry and the audit record: one statement on PostgreSQL.
+  return await tx.zones.writeChange(zone.id, {
+    rrsets: writes,
+    zone: { serial, record_count: Number(zone.record_count) + recordDelta },
+    journal: { serialFrom: current, serialTo: serial, reset: false, removed, added },
+    ...(also?.audit === undefined ? {} : { audit: also.audit(serial) })
+  })
+}
+
+/** What a change hands {@link bumpSerial} to write with the serial bump (in the same statement where the engine can). */
+export interface WrittenWithBump {
+  /** Writes of rrsets among its `changed` not made yet (never the apex SOA: the bump writes that). */
+  rrsets?: readonly RrsetWrite[]
+  /** The change's audit record, given the new serial. */
+  audit?: (serial: number) => NewAuditRecord
 }
 
 /** One rrset before and after a change (undefined: absent). */

@@ -138,6 +138,17 @@ for (const engine of await engineCases()) {
         const above = [key('x.moved.example.org.'), key('moved.example.org.'), key('www.example.org.'), key('example.org.')]
         assert.deepEqual(await store.rrsets.placement(zoneId, key('y.x.moved.example.org.'), above), { types: [], dnames: new Set([key('moved.example.org.')]) })
         assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), [key('example.org.')]), { types: [1, 28], dnames: new Set() })
+        // With the rrsets an rrset change reads (its own, the apex SOA): one statement too.
+        const soa = { ownerKey: key('example.org.'), type: 6 }
+        const read = await store.rrsets.readForChange(zoneId, [{ ownerKey: key('www.example.org.'), type: 28 }, soa], key('www.example.org.'), [key('example.org.')])
+        assert.deepEqual(read.rrsets, await store.rrsets.getMany(zoneId, [{ ownerKey: key('www.example.org.'), type: 28 }, soa]))
+        assert.equal(read.rrsets[0]?.type, 28)
+        assert.deepEqual([read.types, read.dnames], [[1, 28], new Set()])
+        const below = await store.rrsets.readForChange(zoneId, [{ ownerKey: key('y.x.moved.example.org.'), type: 1 }, soa], key('y.x.moved.example.org.'), above)
+        assert.deepEqual([below.rrsets[0], below.rrsets[1]?.rdataText, below.types, below.dnames], [undefined, (await store.rrsets.get(zoneId, soa.ownerKey, 6))?.rdataText, [], new Set([key('moved.example.org.')])])
+        // The DNAME itself at the owner is not above it.
+        const at = await store.rrsets.readForChange(zoneId, [{ ownerKey: dname.ownerKey, type: 39 }], dname.ownerKey, [key('example.org.')])
+        assert.deepEqual([at.rrsets[0]?.rdataText, at.types, at.dnames], [['.'], [39], new Set()])
       } finally {
         await store.rrsets.delete(zoneId, dname.ownerKey, 39)
       }
@@ -155,6 +166,38 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.get(zoneId, key('mail.example.org.'), 1), undefined)
       await store.rrsets.replace(zoneId, before)
       assert.equal((await store.rrsets.get(zoneId, key('mail.example.org.'), 1))?.profile, null)
+    })
+
+    it('reads a page and its count of a zone named in a scope in one statement, as listPage and countPage do', async () => {
+      const acme = (await store.accounts.findByName('acme'))!.id
+      const scope = { accountIds: [acme] }
+      const queries: Array<Omit<RrsetPageQuery, 'zoneId'>> = [
+        { sort: 'OWNER', reverse: false, offset: 0, limit: 100 },
+        { sort: 'TYPE', reverse: true, offset: 2, limit: 3 },
+        { sort: 'VALUE', reverse: false, offset: 1, limit: 2, type: 1 },
+        { sort: 'OWNER', reverse: false, offset: 0, limit: 100, ownerKey: key('www.example.org.'), type: 28 },
+        { sort: 'TTL', reverse: false, offset: 0, limit: 5, ownerSubstring: 'WW', kinds: { records: false, pools: true } }
+      ]
+      for (const q of queries) {
+        const page = await store.rrsets.pageOfZone('example.org.', scope, q)
+        const rows = await store.rrsets.listPage({ ...q, zoneId })
+        assert.deepEqual(page?.rrsets, rows.map(({ rdata: _r, ...shown }) => shown), JSON.stringify(q))
+        assert.equal(page?.total, await store.rrsets.countPage({ ...q, zoneId }), JSON.stringify(q))
+      }
+      const all = { sort: 'OWNER', reverse: false, offset: 0, limit: 100 } as const
+      // No row: another account's scope, no scope, no such zone, past the end, nothing matching.
+      const nobody = await store.accounts.create('nobody')
+      assert.equal(await store.rrsets.pageOfZone('example.org.', { accountIds: [nobody.id] }, all), undefined)
+      assert.equal(await store.rrsets.pageOfZone('example.org.', { accountIds: [] }, all), undefined)
+      assert.equal(await store.rrsets.pageOfZone('example.com.', scope, all), undefined)
+      assert.equal(await store.rrsets.pageOfZone('example.org.', scope, { ...all, offset: 1000 }), undefined)
+      assert.equal(await store.rrsets.pageOfZone('example.org.', scope, { ...all, type: 99 }), undefined)
+      // An alias has no rrsets of its own, even where rows carry its id.
+      const alias = await store.zones.create({ accountId: acme, accountNameKey: 'acme', name: 'alias.example.', type: 'ALIAS', originalZoneId: zoneId })
+      await store.rrsets.insertMany(alias.id, rrsetsOf('alias.example.', '$ORIGIN alias.example.\n@ 300 IN A 192.0.2.1\n'))
+      assert.equal(await store.rrsets.pageOfZone('alias.example.', scope, all), undefined)
+      assert.equal((await store.rrsets.listPage({ ...all, zoneId: alias.id })).length, 1)
+      await store.zones.deleteById(alias.id)
     })
 
     it('locks a zone row for a change inside a transaction', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { Scope, Store, ZoneListQuery, ZoneSort, ZoneWithAccount } from '../../src/store/store.ts'
+import type { ListedZone, Scope, Store, ZoneListQuery, ZoneSort } from '../../src/store/store.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 
 /**
@@ -43,12 +43,12 @@ for (const engine of await engineCases()) {
       return rows.map(z => z.name)
     }
 
-    const position = (row: ZoneWithAccount, sort: ZoneSort): { value: string, name: string } =>
+    const position = (row: ListedZone, sort: ZoneSort): { value: string, name: string } =>
       ({ value: sort === 'ZONE_TYPE' ? row.zone_type : row.account_name_key!, name: row.name })
 
     async function pageAll (scope: Scope, sort: ZoneSort, reverse: boolean, backwards: boolean): Promise<string[]> {
       const base: ZoneListQuery = { scope, filter: {}, sort, reverse, limit: 997 }
-      const pages: ZoneWithAccount[][] = []
+      const pages: ListedZone[][] = []
       let page = await store.zones.list(backwards ? { ...base, before: 'end' } : base)
       while (page.length > 0) {
         pages.push(page)
@@ -71,6 +71,15 @@ for (const engine of await engineCases()) {
     it('pages a small scope the same way', async () => {
       assert.deepEqual(await pageAll(smallOnly, 'ZONE_TYPE', true, false), expected('ZONE_TYPE', true, ['small']))
       assert.deepEqual(await pageAll(smallOnly, 'NAME', false, true), expected('NAME', false, ['small']))
+    })
+
+    it('lists a zone as findById reads it, with the settings a list shows and none kept as JSON', async () => {
+      const rows = await store.zones.list({ scope: both, filter: {}, sort: 'NAME', reverse: false, limit: 3 })
+      assert.equal(rows.length, 3)
+      for (const row of rows) {
+        const { settings, ...columns } = (await store.zones.findById(row.id))!
+        assert.deepEqual(row, { ...columns, settings: { mailMonitor: settings.mailMonitor, certEnabled: settings.certEnabled, valimailMonitor: settings.valimailMonitor } })
+      }
     })
 
     it('applies the status filter whatever index the page is read through', async () => {

@@ -1,6 +1,6 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Insertable, type Kysely, type SqlBool } from 'kysely'
 import type { EngineName } from '../engine.ts'
-import type { AuditRow, Database } from '../schema.ts'
+import type { AuditRecordTable, AuditRow, Database } from '../schema.ts'
 import type { AuditEntry, AuditFilterValues, AuditQuery, AuditStore, NewAuditRecord } from '../store.ts'
 import { decodeAuditDetail, encodeAuditDetail } from './codec.ts'
 
@@ -10,6 +10,23 @@ type TextColumn = 'user_name' | 'object' | 'parent' | 'change_comment'
 /** `lower(column)` matches any of the (lowercase) LIKE patterns, escape character `\`. */
 function likeAny (eb: AuditEb, column: TextColumn, patterns: readonly string[]): Expression<SqlBool> {
   return eb.or(patterns.map(p => sql<SqlBool>`lower(${sql.ref(column)}) like ${p.toLowerCase()} escape '\\'`))
+}
+
+/** The row of a new audit record. */
+export function auditRow (record: NewAuditRecord): Insertable<AuditRecordTable> {
+  return {
+    account_id: record.accountId,
+    account_name: record.accountName,
+    user_name: record.user,
+    ip_address: record.ipAddress,
+    object_type: record.objectType,
+    change_type: record.changeType,
+    object: record.object,
+    parent: record.parent ?? null,
+    detail: encodeAuditDetail(record.detail),
+    change_comment: record.changeComment ?? null,
+    change_time: record.changeTime ?? new Date().toISOString()
+  }
 }
 
 /**
@@ -26,19 +43,7 @@ export class SqlAuditStore implements AuditStore {
   }
 
   async append (record: NewAuditRecord): Promise<void> {
-    await this.db.insertInto('audit_records').values({
-      account_id: record.accountId,
-      account_name: record.accountName,
-      user_name: record.user,
-      ip_address: record.ipAddress,
-      object_type: record.objectType,
-      change_type: record.changeType,
-      object: record.object,
-      parent: record.parent ?? null,
-      detail: encodeAuditDetail(record.detail),
-      change_comment: record.changeComment ?? null,
-      change_time: record.changeTime ?? new Date().toISOString()
-    }).execute()
+    await this.db.insertInto('audit_records').values(auditRow(record)).execute()
   }
 
   /**

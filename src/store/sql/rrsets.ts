@@ -1,7 +1,7 @@
-import { sql, type Expression, type ExpressionBuilder, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely'
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type QueryCreator, type SelectQueryBuilder, type SqlBool } from 'kysely'
 import { VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
 import type { Database, RrsetTable } from '../schema.ts'
-import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, StoredRrset, WireRrset } from '../store.ts'
+import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, RrsetWrite, Scope, ShownRrset, StoredRrset, WireRrset } from '../store.ts'
 import { decodeProfile, decodeTextList, encodeProfile, encodeTextList } from './codec.ts'
 
 /** The DNAME type code (RFC 6672). */
@@ -48,6 +48,9 @@ const ORDER: Record<RrsetSort, readonly ('ttl' | 'rrtype' | 'owner_key' | 'value
   VALUE: ['value_key', 'owner_key', 'rrtype']
 }
 
+/** The columns of a {@link ShownRrset}. */
+const SHOWN_COLUMNS = ['owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_text', 'profile'] as const
+
 /** `LIKE` pattern for a substring, with `%`, `_` and `\` taken literally. */
 function containing (text: string): string {
   return '%' + text.toLowerCase().replace(/[\\%_]/g, c => '\\' + c) + '%'
@@ -75,6 +78,21 @@ function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, '
   }
 }
 
+/** The update of a stored rrset to `rrset` (same owner and type). */
+function rrsetUpdate (db: QueryCreator<Database>, zoneId: string, rrset: StoredRrset, now: string) {
+  const { zone_id: _z, owner_key: _o, rrtype: _t, ...changes } = toRow(zoneId, rrset, now)
+  return db.updateTable('rrsets').set(changes)
+    .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
+}
+
+/** The statement of one rrset write of a zone change: an insert, an update or a delete. */
+export function rrsetWrite (db: QueryCreator<Database>, zoneId: string, w: RrsetWrite, now: string) {
+  if (w.rrset === undefined) {
+    return db.deleteFrom('rrsets').where('zone_id', '=', zoneId).where('owner_key', '=', w.ownerKey).where('rrtype', '=', w.type)
+  }
+  return w.existed ? rrsetUpdate(db, zoneId, w.rrset, now) : db.insertInto('rrsets').values(toRow(zoneId, w.rrset, now))
+}
+
 /** A stored rrset from its row (also the rows of zone snapshots, which copy the columns). */
 export function rrsetFromRow (r: Omit<RrsetTable, 'id' | 'updated_at'>): StoredRrset {
   return {
@@ -88,10 +106,13 @@ export function rrsetFromRow (r: Omit<RrsetTable, 'id' | 'updated_at'>): StoredR
   }
 }
 
-/** The SQL condition of a filter (the zone first, so every query reads one zone's index range). */
-function matching (f: RrsetFilter) {
+/**
+ * The SQL condition of a filter (the zone first, so every query reads one zone's index range);
+ * `zone` (the filter's zone id, or a subquery giving it) stands for its `zoneId`.
+ */
+function matching (f: Omit<RrsetFilter, 'zoneId'>, zone: string | SelectQueryBuilder<Database, 'zones', { id: string }>) {
   return (eb: ExpressionBuilder<Database, 'rrsets'>): Expression<SqlBool> => {
-    const terms: Expression<SqlBool>[] = [eb('zone_id', '=', f.zoneId)]
+    const terms: Expression<SqlBool>[] = [eb('zone_id', '=', zone)]
     if (f.ownerKey !== undefined) terms.push(eb('owner_key', '=', f.ownerKey))
     if (f.type !== undefined) terms.push(eb('rrtype', '=', f.type))
     if (f.ttl !== undefined) terms.push(eb('ttl', '=', f.ttl))
@@ -139,12 +160,8 @@ export class SqlRrsetStore implements RrsetStore {
   }
 
   async replace (zoneId: string, rrset: StoredRrset): Promise<void> {
-    const row = toRow(zoneId, rrset, new Date().toISOString())
-    const { zone_id: _z, owner_key: _o, rrtype: _t, ...changes } = row
-    const updated = await this.db.updateTable('rrsets').set(changes)
-      .where('zone_id', '=', zoneId).where('owner_key', '=', rrset.ownerKey).where('rrtype', '=', rrset.type)
-      .executeTakeFirst()
-    if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('rrsets').values(row).execute()
+    const updated = await rrsetUpdate(this.db, zoneId, rrset, new Date().toISOString()).executeTakeFirst()
+    if (Number(updated.numUpdatedRows) === 0) await this.db.insertInto('rrsets').values(toRow(zoneId, rrset, new Date().toISOString())).execute()
   }
 
   async list (zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<StoredRrset[]> {
@@ -199,15 +216,35 @@ export class SqlRrsetStore implements RrsetStore {
 
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
     const dir = query.reverse ? 'desc' : 'asc'
-    let q = this.db.selectFrom('rrsets').selectAll().where(matching(query))
+    let q = this.db.selectFrom('rrsets').selectAll().where(matching(query, query.zoneId))
     for (const col of ORDER[query.sort]) q = q.orderBy(col, dir)
     if (query.offset > 0) q = q.offset(query.offset)
     return (await q.limit(query.limit).execute()).map(rrsetFromRow)
   }
 
   async countPage (filter: RrsetFilter): Promise<number> {
-    const r = await this.db.selectFrom('rrsets').select(eb => eb.fn.countAll<number>().as('n')).where(matching(filter)).executeTakeFirstOrThrow()
+    const r = await this.db.selectFrom('rrsets').select(eb => eb.fn.countAll<number>().as('n')).where(matching(filter, filter.zoneId)).executeTakeFirstOrThrow()
     return Number(r.n)
+  }
+
+  async pageOfZone (zoneName: string, scope: Scope, query: Omit<RrsetPageQuery, 'zoneId'>): Promise<{ rrsets: ShownRrset[], total: number } | undefined> {
+    if (scope.accountIds.length === 0) return undefined
+    // The zone's id as a scalar subquery, and the count as another (neither refers to the outer
+    // row: both engines compute each once per statement).
+    const zone = this.db.selectFrom('zones').select('id')
+      .where('name', '=', zoneName).where('account_id', 'in', [...scope.accountIds]).where('zone_type', '<>', 'ALIAS')
+    const filter = matching(query, zone)
+    const count = this.db.selectFrom('rrsets').select(eb => eb.fn.countAll<number>().as('n')).where(filter)
+    const dir = query.reverse ? 'desc' : 'asc'
+    let q = this.db.selectFrom('rrsets').select(SHOWN_COLUMNS).select(count.as('total')).where(filter)
+    for (const col of ORDER[query.sort]) q = q.orderBy(col, dir)
+    if (query.offset > 0) q = q.offset(query.offset)
+    const rows = await q.limit(query.limit).execute()
+    if (rows.length === 0) return undefined
+    return {
+      rrsets: rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdataText: decodeTextList(r.rdata_text), profile: decodeProfile(r.profile) })),
+      total: Number(rows[0]!.total)
+    }
   }
 
   async delete (zoneId: string, ownerKey: string, type: number): Promise<boolean> {
@@ -228,6 +265,26 @@ export class SqlRrsetStore implements RrsetStore {
     return {
       types: rows.filter(r => r.owner_key === ownerKey).map(r => r.rrtype),
       dnames: new Set(rows.filter(r => r.owner_key !== ownerKey && r.rrtype === DNAME).map(r => r.owner_key))
+    }
+  }
+
+  async readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }> {
+    const rows = await this.db.selectFrom('rrsets').selectAll()
+      .where('zone_id', '=', zoneId)
+      .where(eb => eb.or([
+        eb('owner_key', '=', ownerKey),
+        ...keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)])),
+        ...(above.length === 0 ? [] : [eb.and([eb('rrtype', '=', DNAME), eb('owner_key', 'in', [...above])])])
+      ]))
+      .orderBy('rrtype')
+      .execute()
+    return {
+      rrsets: keys.map(k => {
+        const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
+        return row === undefined ? undefined : rrsetFromRow(row)
+      }),
+      types: rows.filter(r => r.owner_key === ownerKey).map(r => r.rrtype),
+      dnames: new Set(rows.filter(r => r.owner_key !== ownerKey && r.rrtype === DNAME && above.includes(r.owner_key)).map(r => r.owner_key))
     }
   }
 

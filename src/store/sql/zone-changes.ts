@@ -1,14 +1,14 @@
-import type { Kysely } from 'kysely'
+import { sql, type Expression, type InsertObject, type Kysely, type QueryCreator } from 'kysely'
 import type { ZoneRecord } from '../../zone/record.ts'
 import type { Database, ZoneChangeTable } from '../schema.ts'
-import type { ZoneChange, ZoneChangeStore } from '../store.ts'
+import type { JournalEntry, ZoneChange, ZoneChangeStore } from '../store.ts'
 
 /** Versions of a zone kept in the journal; older entries are trimmed. */
 export const JOURNAL_KEEP_VERSIONS = 1000
 /** Age after which entries are trimmed. */
 export const JOURNAL_KEEP_DAYS = 30
 /** Trim a zone's journal once every this many versions (trimming is one indexed delete). */
-const TRIM_EVERY = 64
+export const TRIM_EVERY = 64
 
 /** Records on disk: owner (length octet, wire name), type, TTL, rdata length, rdata. */
 export function packRecords (records: readonly ZoneRecord[]): Uint8Array {
@@ -55,6 +55,33 @@ function fromRow (r: Pick<ZoneChangeTable, 'version' | 'serial_from' | 'serial_t
   return { ...head, reset: false, removed: unpackRecords(new Uint8Array(r.removed)), added: unpackRecords(new Uint8Array(r.added)) }
 }
 
+/** The journal row of `change` at `version` (a number, or an expression giving it). */
+export function journalRow (zoneId: string, change: JournalEntry, version: number | Expression<number>, now: Date): InsertObject<Database, 'zone_changes'> {
+  return {
+    zone_id: zoneId,
+    version,
+    serial_from: change.serialFrom,
+    serial_to: change.serialTo,
+    reset: change.reset ? 1 : 0,
+    removed: change.reset ? null : packRecords(change.removed),
+    added: change.reset ? null : packRecords(change.added),
+    created_at: now.toISOString()
+  }
+}
+
+/**
+ * The delete that trims a zone's journal after `version` (a number, or an expression giving it):
+ * entries more than {@link JOURNAL_KEEP_VERSIONS} versions back or older than
+ * {@link JOURNAL_KEEP_DAYS} days. Run once every {@link TRIM_EVERY} versions.
+ */
+export function journalTrim (db: QueryCreator<Database>, zoneId: string, version: number | Expression<number>, now: Date) {
+  const cutoff = new Date(now.getTime() - JOURNAL_KEEP_DAYS * 86_400_000).toISOString()
+  const last = typeof version === 'number' ? version - JOURNAL_KEEP_VERSIONS : sql<number>`${version} - ${JOURNAL_KEEP_VERSIONS}`
+  return db.deleteFrom('zone_changes')
+    .where('zone_id', '=', zoneId)
+    .where(eb => eb.or([eb('version', '<=', last), eb('created_at', '<', cutoff)]))
+}
+
 export class SqlZoneChangeStore implements ZoneChangeStore {
   private readonly db: Kysely<Database>
 
@@ -64,22 +91,9 @@ export class SqlZoneChangeStore implements ZoneChangeStore {
 
   async append (zoneId: string, change: ZoneChange): Promise<void> {
     const now = new Date()
-    await this.db.insertInto('zone_changes').values({
-      zone_id: zoneId,
-      version: change.version,
-      serial_from: change.serialFrom,
-      serial_to: change.serialTo,
-      reset: change.reset ? 1 : 0,
-      removed: change.reset ? null : packRecords(change.removed),
-      added: change.reset ? null : packRecords(change.added),
-      created_at: now.toISOString()
-    }).execute()
+    await this.db.insertInto('zone_changes').values(journalRow(zoneId, change, change.version, now)).execute()
     if (change.version % TRIM_EVERY !== 0) return
-    const cutoff = new Date(now.getTime() - JOURNAL_KEEP_DAYS * 86_400_000).toISOString()
-    await this.db.deleteFrom('zone_changes')
-      .where('zone_id', '=', zoneId)
-      .where(eb => eb.or([eb('version', '<=', change.version - JOURNAL_KEEP_VERSIONS), eb('created_at', '<', cutoff)]))
-      .execute()
+    await journalTrim(this.db, zoneId, change.version, now).execute()
   }
 
   async since (zoneId: string, version: number, limit: number): Promise<ZoneChange[]> {

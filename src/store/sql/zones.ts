@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto'
-import { sql, type Kysely, type SelectQueryBuilder } from 'kysely'
+import { sql, type Kysely, type QueryCreator, type SelectQueryBuilder } from 'kysely'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, ZoneRow } from '../schema.ts'
-import type { NewZone, Scope, Zone, ZoneChanges, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
-import { decodeZone, encodeSettings, newSettingsColumns, reversedName } from './codec.ts'
+import type { ListedZone, NewZone, Scope, Zone, ZoneChanges, ZoneDataChange, ZoneVersion, ZoneFilter, ZoneListQuery, ZoneSort, ZoneStore, ZoneWithAccount } from '../store.ts'
+import { auditRow, SqlAuditStore } from './audit.ts'
+import { decodeTextList, decodeZone, encodeSettings, newSettingsColumns, reversedName } from './codec.ts'
+import { rrsetWrite } from './rrsets.ts'
+import { journalRow, journalTrim, SqlZoneChangeStore, TRIM_EVERY } from './zone-changes.ts'
 
 /** The column each list order sorts by (then by name, which is unique). */
 const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_count' | 'z.zone_type'> = {
@@ -13,6 +16,11 @@ const SORT_COLUMN: Record<ZoneSort, 'z.name' | 'z.account_name_key' | 'z.record_
   RECORD_COUNT: 'z.record_count',
   ZONE_TYPE: 'z.zone_type'
 }
+
+/** The columns of a {@link ListedZone}: no settings kept as JSON (a page of 1,000 zones parses less). */
+const LISTED_COLUMNS = ['z.id', 'z.account_id', 'z.name', 'z.zone_type', 'z.status', 'z.dnssec_status', 'z.owner', 'z.serial', 'z.version',
+  'z.record_count', 'z.mail_monitor', 'z.cert_enabled', 'z.valimail_monitor', 'z.network2', 'z.original_zone_id', 'z.account_name_key',
+  'z.name_reversed', 'z.created_at', 'z.updated_at'] as const
 
 const VERSION_COLUMNS = ['id', 'name', 'zone_type', 'status', 'version', 'serial', 'original_zone_id'] as const
 
@@ -93,6 +101,17 @@ export class SqlZoneStore implements ZoneStore {
     return decoded(await this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst())
   }
 
+  async findWithApex (name: string, scope: Scope, apexKey: string, type: number): Promise<{ zone: ZoneWithAccount, apexRdataText: string[] | undefined } | undefined> {
+    if (scope.accountIds.length === 0) return undefined
+    const apex = this.db.selectFrom('rrsets as r').select('r.rdata_text')
+      .whereRef('r.zone_id', '=', sql.ref('z.id')).where('r.owner_key', '=', apexKey).where('r.rrtype', '=', type)
+    const row = await this.base().select(apex.as('apex_rdata_text') as never)
+      .where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds).executeTakeFirst() as (ZoneRowWithAccount & { apex_rdata_text?: string | null }) | undefined
+    if (row === undefined) return undefined
+    const { apex_rdata_text: text, ...zone } = row
+    return { zone: decodeZone(zone), apexRdataText: text === null || text === undefined ? undefined : decodeTextList(text) }
+  }
+
   async exists (name: string): Promise<boolean> {
     return (await this.db.selectFrom('zones').select('id').where('name', '=', name).executeTakeFirst()) !== undefined
   }
@@ -122,19 +141,62 @@ export class SqlZoneStore implements ZoneStore {
     return decoded(await (this.engine.name === 'postgres' ? q.forUpdate('z') : q).executeTakeFirst())
   }
 
-  async update (id: string, changes: ZoneChanges): Promise<Zone> {
+  async lockByName (name: string, scope: Scope): Promise<ZoneWithAccount | undefined> {
+    if (scope.accountIds.length === 0) return undefined
+    const q = this.base().where('z.name', '=', name).where('z.account_id', 'in', scope.accountIds)
+    return decoded(await (this.engine.name === 'postgres' ? q.forUpdate('z') : q).executeTakeFirst())
+  }
+
+  /** The update of {@link update}, returning the new row (and announcing the zone where the engine can). */
+  private updateQuery (db: QueryCreator<Database>, id: string, changes: ZoneChanges, now: string) {
     const { settings, ...columns } = changes
-    const q = this.db.updateTable('zones')
-      .set(eb => ({ ...columns, ...encodeSettings(settings ?? {}), version: eb('version', '+', 1), updated_at: new Date().toISOString() }))
+    const q = db.updateTable('zones')
+      .set(eb => ({ ...columns, ...encodeSettings(settings ?? {}), version: eb('version', '+', 1), updated_at: now }))
       .where('id', '=', id)
       .returningAll()
     // The announcement rides on the update where the engine can (one round trip less).
     const announcement = this.engine.zoneAnnouncement?.(id)
-    const row = announcement === undefined ? await q.executeTakeFirst() : await q.returning(announcement.as('announced')).executeTakeFirst()
+    return announcement === undefined ? q : q.returning(announcement.as('announced'))
+  }
+
+  /** The zone row an update returned: announced, decoded. */
+  private async updated (id: string, row: ZoneRow | undefined): Promise<Zone> {
     if (row === undefined) throw new ZonalError('ZONE_NOT_FOUND')
-    await this.touched(id, announcement !== undefined)
-    if (announcement !== undefined) delete (row as { announced?: unknown }).announced
+    const announced = this.engine.zoneAnnouncement !== undefined
+    await this.touched(id, announced)
+    if (announced) delete (row as { announced?: unknown }).announced
     return decodeZone(row)
+  }
+
+  async update (id: string, changes: ZoneChanges): Promise<Zone> {
+    return await this.updated(id, await this.updateQuery(this.db, id, changes, new Date().toISOString()).executeTakeFirst())
+  }
+
+  async writeChange (id: string, change: ZoneDataChange): Promise<Zone> {
+    const now = new Date()
+    const iso = now.toISOString()
+    if (this.engine.name !== 'postgres') {
+      for (const w of change.rrsets) await rrsetWrite(this.db, id, w, iso).execute()
+      const zone = await this.update(id, change.zone)
+      await new SqlZoneChangeStore(this.db).append(id, { ...change.journal, version: zone.version })
+      if (change.audit !== undefined) await new SqlAuditStore(this.db, this.engine.name).append(change.audit)
+      return zone
+    }
+    // One statement: each write a common table expression of its own (PostgreSQL runs them all,
+    // on one snapshot; none of them touches a row another one does), the journal entry taking the
+    // version from the zone update's RETURNING.
+    let q: QueryCreator<Database> = this.db
+    change.rrsets.forEach((w, i) => { q = q.with(`r${i}`, db => rrsetWrite(db, id, w, iso)) as unknown as QueryCreator<Database> })
+    q = q.with('u', db => this.updateQuery(db, id, change.zone, iso)) as unknown as QueryCreator<Database>
+    const version = sql<number>`(select version from u)`
+    q = q.with('j', db => db.insertInto('zone_changes').values(journalRow(id, change.journal, version, now))) as unknown as QueryCreator<Database>
+    q = q.with('t', db => journalTrim(db, id, version, now).where(sql<boolean>`${version} % ${TRIM_EVERY} = 0`)) as unknown as QueryCreator<Database>
+    if (change.audit !== undefined) {
+      const audit = change.audit
+      q = q.with('a', db => db.insertInto('audit_records').values(auditRow(audit))) as unknown as QueryCreator<Database>
+    }
+    const last = q as unknown as QueryCreator<Database & { u: ZoneRow }>
+    return await this.updated(id, await last.selectFrom('u').selectAll().executeTakeFirst())
   }
 
   async deleteById (id: string): Promise<void> {
@@ -202,7 +264,7 @@ export class SqlZoneStore implements ZoneStore {
    * (sort column, name), and `after`/`before` are positions in that order, compared as row values
    * so both engines read them as one index range. `before: 'end'` reads the last page.
    */
-  async list (query: ZoneListQuery): Promise<ZoneWithAccount[]> {
+  async list (query: ZoneListQuery): Promise<ListedZone[]> {
     if (query.scope.accountIds.length === 0) return []
     const col = SORT_COLUMN[query.sort]
     const backwards = query.before !== undefined
@@ -219,7 +281,11 @@ export class SqlZoneStore implements ZoneStore {
     }
     q = col === 'z.name' ? q.orderBy('z.name', dir) : q.orderBy(col, dir).orderBy('z.name', dir)
     if (query.offset !== undefined && query.offset > 0) q = q.offset(query.offset)
-    const rows = (await q.limit(query.limit).execute()).map(decodeZone)
+    const page = q.clearSelect().select(LISTED_COLUMNS).select('a.name as account_name').limit(query.limit)
+    const rows = (await page.execute()).map(({ mail_monitor: m, cert_enabled: c, valimail_monitor: v, ...row }) => ({
+      ...row,
+      settings: { mailMonitor: Number(m) === 1, certEnabled: Number(c) === 1, valimailMonitor: Number(v) === 1 }
+    }))
     return backwards ? rows.reverse() : rows
   }
 

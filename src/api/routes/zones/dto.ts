@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../../auth/secrets.ts'
-import type { Store, ZoneWithAccount } from '../../../store/store.ts'
+import type { ListedZone, Store, ZoneWithAccount } from '../../../store/store.ts'
 import { canonicalSortKey, parseName } from '../../../zone/name.ts'
 import type { SealedSecret, TransferState, ZoneSettings } from '../../../zone/settings.ts'
 import { notifyDocument, primaryNameServersDocument, restrictListDocument, tsigDocument, type SecretView } from '../../../zones/sections.ts'
@@ -40,7 +40,7 @@ export interface ZonePropertiesDto {
  * lists, mailMonitor, certEnabled and valimailMonitor on primaries (octoDNS reads
  * valimailMonitor from the list). Alias zones count the records of their primary.
  */
-export function zoneProperties (zone: ZoneWithAccount, opts: { list: boolean, recordCount?: number }): ZonePropertiesDto {
+export function zoneProperties (zone: ListedZone, opts: { list: boolean, recordCount?: number }): ZonePropertiesDto {
   const count = opts.recordCount ?? Number(zone.record_count)
   const s = zone.settings
   return {
@@ -145,9 +145,10 @@ export interface ZoneDtoDeps {
 
 /**
  * The Zone DTO by type (spec "Zone DTO"). TSIG secrets are shown to callers who may write the
- * zone (`reveal`), masked for the others.
+ * zone (`reveal`), masked for the others. `known.apexNs`: the apex NS rdata when the caller read
+ * it with the zone (`zoneWithApexNs`).
  */
-export async function zoneDto (deps: ZoneDtoDeps, zone: ZoneWithAccount, reveal: boolean): Promise<ZoneDto> {
+export async function zoneDto (deps: ZoneDtoDeps, zone: ZoneWithAccount, reveal: boolean, known?: { apexNs: string[] }): Promise<ZoneDto> {
   const secret: SecretView = (v: SealedSecret) => reveal ? deps.secrets.open(v) : MASKED_SECRET
   const s = zone.settings
   if (zone.zone_type === 'ALIAS') {
@@ -166,7 +167,7 @@ export async function zoneDto (deps: ZoneDtoDeps, zone: ZoneWithAccount, reveal:
       ...(s.notificationEmail === null ? {} : { notificationEmailAddress: s.notificationEmail })
     }
   }
-  const apexNs = (await deps.store.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), 2))?.rdataText ?? []
+  const apexNs = known?.apexNs ?? (await deps.store.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), 2))?.rdataText ?? []
   return {
     properties,
     registrarInfo: registrarInfoDto(s.registrar, apexNs, deps.nameservers),

@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { Type, type Static } from 'typebox'
 import { createZone } from '../../../zones/create.ts'
-import { zoneFor, type Caller, type ZoneDeps } from '../../../zones/context.ts'
+import { zoneWithApexNs, type Caller, type ZoneDeps } from '../../../zones/context.ts'
 import { convertZone, deleteZone, suspendZone, unaliasZone } from '../../../zones/actions.ts'
 import { requestZoneTransfer } from '../../../zones/secondary-transfer.ts'
 import { jsonPatchZone, updateZone } from '../../../zones/update.ts'
@@ -66,9 +66,9 @@ export const zoneRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps, tasks?: { 
     schema: { tags, operationId: 'getZone', summary: 'Get a zone', params: ZoneParams, response: { 200: ZoneDto, '4xx': ErrorBody } }
   }, async (request) => {
     const caller = callerOf(request)
-    const zone = await zoneFor(zones, caller, request.params.zoneName, 'read')
+    const { zone, apexNs } = await zoneWithApexNs(zones, caller, request.params.zoneName, 'read')
     // The DTO is typed by zone type in the schema (properties.type), as a plain string here.
-    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write')) as Static<typeof ZoneDto>
+    return await zoneDto(zones, zone, caller.principal.can(zone.account_id, 'write'), { apexNs }) as Static<typeof ZoneDto>
   })
 
   app.put('/zones/:zoneName', {

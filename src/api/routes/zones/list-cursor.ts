@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { ZonalError } from '../../../errors/catalog.ts'
-import type { ZoneCursor, ZoneFilter, ZoneSort, ZoneWithAccount } from '../../../store/store.ts'
+import type { ListedZone, ZoneCursor, ZoneFilter, ZoneSort } from '../../../store/store.ts'
 
 /**
  * Cursors of the v3 zone list. Clients treat them as opaque (notes §7); ours are base64url JSON
@@ -47,7 +47,7 @@ function filterHash (filter: ZoneFilter): string {
 }
 
 /** The keyset position of a row in the order of `sort`. */
-export function positionOf (row: ZoneWithAccount, sort: ZoneSort): ZoneCursor {
+export function positionOf (row: ListedZone, sort: ZoneSort): ZoneCursor {
   switch (sort) {
     case 'NAME': return { value: row.name, name: row.name }
     case 'ACCOUNT_NAME': return { value: row.account_name_key ?? '', name: row.name }

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from 'typebox'
-import type { Scope, Store, ZoneListQuery, ZoneStore, ZoneWithAccount } from '../../../store/store.ts'
+import type { ListedZone, Scope, Store, ZoneListQuery, ZoneStore } from '../../../store/store.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { apiVersionOf } from '../../plugins/version-prefix.ts'
 import { ErrorBody } from '../../schemas/common.ts'
@@ -12,7 +12,7 @@ import { parseLimit, parseOffset, parseReverse, parseSort, zoneFilterOf, type Zo
 type ZoneListBody = Static<typeof ZoneList>
 type CursorInfo = Static<typeof ZoneListCursorInfo>
 
-const toDto = (z: ZoneWithAccount): ZoneListBody['zones'][number] => ({ properties: zoneProperties(z, { list: true }) })
+const toDto = (z: ListedZone): ZoneListBody['zones'][number] => ({ properties: zoneProperties(z, { list: true }) })
 
 /**
  * One page of the v3 list by keyset (cost independent of depth; never OFFSET). A page reads
@@ -20,7 +20,7 @@ const toDto = (z: ZoneWithAccount): ZoneListBody['zones'][number] => ({ properti
  * other side is known for the end pages and probed with one more 1-row keyset read otherwise, so
  * `cursorInfo` stays right after zones were added or deleted between requests.
  */
-async function cursorPage (zones: ZoneStore, scope: Scope, list: CursorList, limit: number, cursor: ListCursor | undefined): Promise<{ rows: ZoneWithAccount[], cursorInfo: CursorInfo }> {
+async function cursorPage (zones: ZoneStore, scope: Scope, list: CursorList, limit: number, cursor: ListCursor | undefined): Promise<{ rows: ListedZone[], cursorInfo: CursorInfo }> {
   const base = { scope, filter: list.filter, sort: list.sort, reverse: list.reverse }
   const direction = cursor?.direction ?? 'FIRST'
   const backwards = direction === 'PREVIOUS' || direction === 'LAST'
