@@ -16,7 +16,9 @@ import { SecondaryRefresher } from '../serving/secondary-refresh.ts'
 import { transferIn } from '../dns/transfer/client.ts'
 import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
+import { FanOutSink } from '../analytics/fan-out-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
+import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { registerQueryMetrics } from '../analytics/query-metrics.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
@@ -37,6 +39,11 @@ export interface RunningService {
    * resolves once every query answered so far (by every DNS worker) has reached the counts.
    */
   queries: { collector: QueryCollector, counts: CounterSink, flush (): Promise<void> }
+  /**
+   * Query volume and response codes per day, zone and node, added to the database every
+   * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
+   */
+  queryCounts: QueryCountSink
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -52,7 +59,11 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   let stopTokenCache = async (): Promise<void> => {}
   const metrics = new Registry()
   const queryCounts = new CounterSink()
-  const queries = new QueryCollector(queryCounts, { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  const queryVolume = new QueryCountSink({ add: async (flush) => await store.queryCounts.add(flush) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
+  })
+  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
@@ -131,6 +142,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     })
     dnsRef = dns
     await refresher.start()
+    queryVolume.start()
   } catch (err) {
     await refresher.stop()
     await queries.close()
@@ -157,6 +169,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
+    queryCounts: queryVolume,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -180,6 +193,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await refresher.stop()
         await dns.close()
         await queries.close()
+        // What was counted since the last flush, before the database closes.
+        await queryVolume.close().catch(() => {})
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

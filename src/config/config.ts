@@ -34,6 +34,8 @@ export interface Config {
   adminPassword: string | undefined
   nameservers: string[]
   nodeName: string
+  /** How often the aggregated query counts are written to the database, seconds. */
+  analyticsFlushSeconds: number
   resolvers: string[]
   secretKey: string | undefined
   logLevel: string
@@ -87,6 +89,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
   ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones (and compared with each zone\'s apex NS in `registrarInfo`).' },
   ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
+  ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes) are added to the database, 1–3600; a crash loses at most this much.' },
   ZONAL_RESOLVERS: { default: '(none)', description: 'Comma-separated recursive resolvers (ip or ip:port) for health and dangling-DNS checks.' },
   ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },
   ZONAL_LOG_LEVEL: { default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
@@ -177,6 +180,7 @@ export function loadConfig (env: Env = process.env): Config {
     adminPassword: password === undefined || password === '' ? undefined : password,
     nameservers: list(env, 'ZONAL_NAMESERVERS', DEFAULT_NAMESERVERS),
     nodeName: text(env, 'ZONAL_NODE_NAME', 'local'),
+    analyticsFlushSeconds: int(env, 'ZONAL_ANALYTICS_FLUSH_SECONDS', 5, 1, 3600),
     resolvers: list(env, 'ZONAL_RESOLVERS', []),
     secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
     logLevel,

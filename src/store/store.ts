@@ -567,6 +567,27 @@ export interface AuditStore {
   recent (limit: number, changeType?: string): Promise<AuditRow[]>
 }
 
+/**
+ * One row of aggregated query counts: the key (day 'YYYY-MM-DD' UTC, zone as a presentation
+ * name or '' for queries no zone answered, node) and the counters to add, by column
+ * (`query-count-columns.ts`); a counter left out adds nothing.
+ */
+export interface QueryCountRow {
+  day: string
+  zone: string
+  node: string
+  counts: Partial<Record<string, number>>
+}
+
+/** Aggregated query counts (query volume and response codes), added to, never replaced. */
+export interface QueryCountStore {
+  /**
+   * Add one flush of counts in one transaction: each row's counters are added to the stored
+   * row of its (day, zone, node), created when missing. Throws (adding nothing) on failure.
+   */
+  add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void>
+}
+
 export interface Store {
   readonly engine: EngineName
   readonly accounts: AccountStore
@@ -578,6 +599,7 @@ export interface Store {
   readonly audit: AuditStore
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
+  readonly queryCounts: QueryCountStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

@@ -4,9 +4,10 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
+import { SqlQueryCountStore } from './query-counts.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
@@ -31,6 +32,7 @@ interface Parts {
   readonly audit: AuditStore
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
+  readonly queryCounts: QueryCountStore
 }
 
 /**
@@ -83,7 +85,8 @@ export class SqlStore implements Store {
       tasks: new SqlTaskStore(db, engineImpl),
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
-      snapshots: new SqlZoneSnapshotStore(db)
+      snapshots: new SqlZoneSnapshotStore(db),
+      queryCounts: new SqlQueryCountStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
 
@@ -96,6 +99,7 @@ export class SqlStore implements Store {
   get audit (): AuditStore { return this.current().parts.audit }
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
+  get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

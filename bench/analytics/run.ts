@@ -1,0 +1,52 @@
+// `npm run bench -- analytics`: the query count sink's cost per query (aggregating batch columns)
+// and the time of one flush to SQLite. BENCH_ANALYTICS_ZONES (1000) distinct zones.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { QueryBatch } from '../../src/analytics/query-batch.ts'
+import { QueryCountSink } from '../../src/analytics/query-count-sink.ts'
+import { QueryFlag } from '../../src/dns/server/query-capture.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import { parseName, wireKey } from '../../src/zone/name.ts'
+
+const ZONES = Number(process.env.BENCH_ANALYTICS_ZONES ?? 1000)
+const BATCHES = 400
+const SIZE = 8192
+const zones = Array.from({ length: ZONES }, (_, i) => wireKey(parseName(`zone${i}.example.`)))
+const types = [1, 28, 15, 16, 6, 2, 65, 999]
+
+/** A batch whose queries change zone every `run` queries. */
+function batch (run: number): QueryBatch {
+  const b = new QueryBatch(SIZE, 'bench')
+  const now = Date.now()
+  for (let i = 0; i < SIZE; i++) {
+    b.time[i] = now
+    b.zone[i] = zones[Math.floor(i / run) % ZONES]!
+    b.qtype[i] = types[i % types.length]!
+    b.rcode[i] = i % 7 === 0 ? 3 : 0
+    b.flags[i] = (i % 5 === 0 ? QueryFlag.TCP : 0) | (i % 3 === 0 ? QueryFlag.IPV6 : 0)
+  }
+  b.length = SIZE
+  return b
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'zonal-bench-'))
+const store = await openStore(`sqlite:${join(dir, 'bench.db')}`)
+await store.migrate()
+try {
+  for (const run of [1, 64]) {
+    const b = batch(run)
+    const sink = new QueryCountSink({ add: async (f) => await store.queryCounts.add(f) }, { flushMs: 3_600_000 })
+    for (let i = 0; i < 20; i++) sink.write(b) // warm-up
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < BATCHES; i++) sink.write(b)
+    const ns = Number(process.hrtime.bigint() - t0) / (BATCHES * SIZE)
+    const f0 = process.hrtime.bigint()
+    await sink.flush()
+    const ms = Number(process.hrtime.bigint() - f0) / 1e6
+    process.stdout.write(`zone changes every ${run} quer${run === 1 ? 'y' : 'ies'}: ${ns.toFixed(1)} ns/query (${(1e9 / ns / 1e6).toFixed(1)} M queries/s); flush of ${ZONES} (day, zone) rows to SQLite: ${ms.toFixed(1)} ms\n`)
+  }
+} finally {
+  await store.close()
+  rmSync(dir, { recursive: true, force: true })
+}

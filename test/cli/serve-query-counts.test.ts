@@ -1,0 +1,108 @@
+/**
+ * The running service adds the DNS queries it answers to the query volume and response code
+ * tables: real queries over UDP and TCP, from 127.0.0.1 and ::1, hits, NXDOMAIN and REFUSED;
+ * what is left at a graceful stop is written too.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { decodeMessage } from '../../src/dns/wire/message.ts'
+import { MessageWriter } from '../../src/dns/wire/writer.ts'
+import { openStore } from '../../src/store/open-store.ts'
+import type { Store } from '../../src/store/store.ts'
+import { parseName } from '../../src/zone/name.ts'
+import { ipv6Unavailable, tcpExchange, udpExchange, ZONE } from '../helpers/dns-clients.ts'
+import { startTestService, type TestService } from '../helpers/service.ts'
+import { storeZone } from '../helpers/stored-zones.ts'
+
+function query (name: string, type: number): Uint8Array {
+  const w = new MessageWriter(512)
+  w.header({ id: 7, qr: false, opcode: 0, aa: false, tc: false, rd: false, ra: false, ad: false, cd: false, rcode: 0 })
+  w.question({ name: parseName(name), type, class: 1 })
+  return w.finish()
+}
+
+type Counts = Map<string, Record<string, number>>
+
+/** Every row of a counts table by zone (one node, one day here), counters as numbers. */
+async function read (store: Store, table: 'query_volume' | 'response_codes'): Promise<Counts> {
+  const rows = await (store as any).engineImpl.db.selectFrom(table).selectAll().execute() as Array<Record<string, unknown>>
+  const out: Counts = new Map()
+  for (const r of rows) {
+    const { day: _day, zone, node, ...counts } = r
+    assert.equal(node, 'edge-7')
+    const prev = out.get(zone as string) ?? {}
+    for (const [k, v] of Object.entries(counts)) prev[k] = (prev[k] ?? 0) + Number(v)
+    out.set(zone as string, prev)
+  }
+  return out
+}
+
+/** The counters that grew from `before` to `now`, by zone. */
+function grown (before: Counts, now: Counts): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {}
+  for (const [zone, counts] of now) {
+    for (const [k, v] of Object.entries(counts)) {
+      const d = v - (before.get(zone)?.[k] ?? 0)
+      if (d !== 0) (out[zone] ??= {})[k] = d
+    }
+  }
+  return out
+}
+
+const A = 1; const NS = 2; const SOA = 6; const MX = 15; const TXT = 16; const AAAA = 28
+
+const noV6 = await ipv6Unavailable()
+
+describe('sqlite: query counts written by the running service', { skip: noV6 }, () => {
+  let t: TestService
+  before(async () => {
+    t = await startTestService('admin password', { ZONAL_DNS_HOST: '127.0.0.1,::1', ZONAL_DNS_WORKERS: '1', ZONAL_NODE_NAME: 'edge-7', ZONAL_DNS_RRL: '0' })
+    await storeZone(t.service.store, 'default', 'example.org.', ZONE.replace(/^\$ORIGIN.*\n/, ''))
+    await t.service.dns.loaded
+    // A zone stored after start is loaded by the next version poll.
+    while (decodeMessage((await udpExchange('127.0.0.1', t.service.dns.port, query('example.org.', SOA))).reply).rcode !== 0) {
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+  })
+  after(async () => await t?.stop())
+
+  it('counts every query by zone, transport, IP version, type and rcode, and writes the rest at stop', async () => {
+    await t.service.queries.flush()
+    await t.service.queryCounts.flush()
+    const volumeBefore = await read(t.service.store, 'query_volume')
+    const rcodesBefore = await read(t.service.store, 'response_codes')
+    const port = t.service.dns.port
+    const rcodes: number[] = []
+    const ask = async (how: typeof udpExchange, host: '127.0.0.1' | '::1', name: string, type: number): Promise<void> => {
+      rcodes.push(decodeMessage((await how(host, port, query(name, type))).reply).rcode)
+    }
+    await ask(udpExchange, '127.0.0.1', 'mail.example.org.', A)
+    await ask(udpExchange, '127.0.0.1', 'missing.example.org.', A)
+    await ask(udpExchange, '127.0.0.1', 'example.org.', MX)
+    await ask(udpExchange, '127.0.0.1', 'example.org.', 999) // no column of its own: the total only
+    await ask(udpExchange, '127.0.0.1', 'example.com.', A)
+    await ask(tcpExchange, '127.0.0.1', 'example.org.', NS)
+    await ask(tcpExchange, '127.0.0.1', 'example.org.', SOA)
+    await ask(udpExchange, '::1', 'mail.example.org.', AAAA)
+    await ask(udpExchange, '::1', 'example.org.', TXT)
+    await ask(tcpExchange, '::1', 'missing.example.org.', TXT)
+    await ask(tcpExchange, '::1', 'example.net.', A)
+    assert.deepEqual(rcodes, [0, 3, 0, 0, 5, 0, 0, 0, 0, 3, 5])
+
+    // A graceful stop writes what the last flush did not.
+    await t.service.close()
+    const store = await openStore(t.db.url)
+    try {
+      assert.deepEqual(grown(volumeBefore, await read(store, 'query_volume')), {
+        'example.org.': { rsp_total: 9, tcp: 3, udp: 6, ipv4: 6, ipv6: 3, ipv4_tcp: 2, ipv4_udp: 4, ipv6_tcp: 1, ipv6_udp: 2, type_a: 2, type_mx: 1, type_ns: 1, type_soa: 1, type_aaaa: 1, type_txt: 2 },
+        '': { rsp_total: 2, tcp: 1, udp: 1, ipv4: 1, ipv6: 1, ipv4_udp: 1, ipv6_tcp: 1, type_a: 2 }
+      })
+      assert.deepEqual(grown(rcodesBefore, await read(store, 'response_codes')), {
+        'example.org.': { noerror: 7, nxdomain: 2 },
+        '': { refused: 2 }
+      })
+    } finally {
+      await store.close()
+    }
+  })
+})
