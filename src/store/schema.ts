@@ -174,6 +174,28 @@ export type QueryVolumeTable = { day: string, zone: string, node: string } & Rec
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
+/** A report request (migration 0012): what was asked, for which accounts, and once computed its rows. */
+export interface ReportRequestTable {
+  id: string
+  kind: string
+  user_id: string | null
+  /** The task that computes it. */
+  task_id: string | null
+  /** JSON list of the account ids the report covers. */
+  account_ids: string
+  /** JSON: the parsed request (`params`, `offset`, `limit`). */
+  params: string
+  state: 'PENDING' | 'COMPLETE' | 'ERROR'
+  message: string | null
+  row_count: number | null
+  has_next: number | null
+  /** The page of rows, gzip-compressed JSON. */
+  rows: Uint8Array | null
+  created_at: string
+  finished_at: string | null
+  expires_at: string
+}
+
 /** Raw query samples (migration 0013): one row per sampled response (see `RawQueryRow` of store.ts). */
 export interface RawQueryTable {
   day: string
@@ -217,9 +239,11 @@ export interface Database {
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
   raw_queries: RawQueryTable
+  report_requests: ReportRequestTable
 }
 
 export type AccountRow = Selectable<AccountTable>
+export type ReportRequestRow = Selectable<ReportRequestTable>
 export type UserRow = Selectable<UserTable>
 export type NewUserRow = Insertable<UserTable>
 export type UserUpdate = Updateable<UserTable>
