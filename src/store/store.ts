@@ -692,8 +692,26 @@ export interface RawQueryRow {
   responseMicros: number
 }
 
+/** A page of raw query samples for the raw query report. */
+export interface RawQueryReportQuery {
+  /** The zones of these accounts (a sample of no zone, or another account's, is never read). */
+  accountIds: string[]
+  /** One zone (presentation name with the final dot). */
+  zone?: string
+  /** Packet times from `from` to `to`, both included ('YYYY-MM-DDTHH:mm:ss.SSSZ'). */
+  from: string
+  to: string
+  offset: number
+  limit: number
+}
+
 /** Raw query samples: added every flush; deleted by the retention job only. */
 export interface RawQueryStore {
+  /**
+   * The samples of the accounts' zones in the time range, ordered by packet time then packet
+   * id, from `offset`, at most `limit`, each with its zone's account name.
+   */
+  report (q: RawQueryReportQuery): Promise<Array<RawQueryRow & { accountName: string }>>
   /**
    * Add the rows in one transaction; a row whose (day, packet_id) is already stored is left
    * out. Resolves to the number of rows added; throws (adding nothing) on failure.

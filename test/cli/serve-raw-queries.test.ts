@@ -82,6 +82,10 @@ describe('sqlite: raw query samples written by the running service', () => {
   })
   after(async () => await t?.stop())
 
+  /** What the first test sent and saw, for the report. */
+  const sentAndSeen: Array<{ from: string, request: Uint8Array, transport: string, ecs: readonly [string, number], zone: string, qname: string, reply: Buffer, localPort: number, row: Record<string, unknown> }> = []
+  let t0 = 0
+
   it('finds every query answered in the table, with the exact values', async () => {
     const port = t.service.dns.port
     const asked = [
@@ -90,7 +94,7 @@ describe('sqlite: raw query samples written by the running service', () => {
       { how: tcpFrom, from: '127.0.0.2', request: query(0x7003, 'example.org.', MX), transport: 'tcp', ecs: ['', 0], zone: 'example.org.', qname: 'example.org.' },
       { how: tcpFrom, from: '127.0.0.3', request: query(0x7004, 'example.com.', A, { ecs: Uint8Array.of(0, 2, 48, 0, 0x20, 0x01, 0x0d, 0xb8, 0, 0x07) }), transport: 'tcp', ecs: ['2001:db8:7::', 48], zone: '', qname: 'example.com.' }
     ] as const
-    const t0 = Date.now()
+    t0 = Date.now()
     const exchanges: (Exchange & { micros: number })[] = []
     for (const a of asked) {
       const started = performance.now()
@@ -142,5 +146,74 @@ describe('sqlite: raw query samples written by the running service', () => {
     })
     assert.deepEqual(rows.map(r => r.rcode), [0, 3, 0, 5])
     assert.equal(new Set(rows.map(r => String(r.packet_id))).size, rows.length)
+    asked.forEach((a, i) => sentAndSeen.push({ ...a, reply: exchanges[i]!.reply, localPort: exchanges[i]!.localPort, row: rows[i]! }))
+  })
+
+  it('reports them: POST the raw query report, poll GET /requests/{id}, the rows of the account\'s zones as JSON and CSV', async () => {
+    assert.equal(sentAndSeen.length, 4, 'the queries of the test before')
+    const login = await t.service.app.inject({ method: 'POST', url: '/v1/authorization/token', payload: 'grant_type=password&username=admin&password=admin%20password', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+    const token = (JSON.parse(login.body) as { accessToken: string }).accessToken
+    const headers = { authorization: `Bearer ${token}` }
+    const body = { rawQuerySample: { accountName: 'default', packetStartDateTime: new Date(t0 - 1000).toISOString(), packetEndDateTime: new Date().toISOString() } }
+    const posted = await t.service.app.inject({ method: 'POST', url: '/v2/reports/dns_resolution/sample/raw_query', payload: body, headers })
+    assert.equal(posted.statusCode, 201, posted.body)
+    const { requestId } = JSON.parse(posted.body) as { requestId: string }
+    assert.match(requestId, /^RQS-/)
+    const read = async (accept: string) => {
+      for (;;) {
+        const res = await t.service.app.inject({ method: 'GET', url: `/requests/${requestId}`, headers: { ...headers, accept } })
+        if (res.statusCode !== 202) return res
+        await new Promise(resolve => setTimeout(resolve, 50))
+      }
+    }
+    const res = await read('application/json')
+    assert.equal(res.statusCode, 200, res.body)
+    const ids = new Set(sentAndSeen.map(s => (s.request[0]! << 8) | s.request[1]!))
+    const reported = (JSON.parse(res.body) as Array<Record<string, unknown>>).filter(r => ids.has(r.dnsId as number))
+    // The query for example.com. was answered by no zone: no account's report shows it.
+    const expected = sentAndSeen.filter(s => s.zone !== '').map(s => {
+      const { reply, row } = s
+      const m = decodeMessage(reply)
+      return {
+        accountName: 'default',
+        udpTcpIndicator: s.transport.toUpperCase(),
+        tldSldIndicator: 'SLD',
+        queryResponseIndicator: 'Response',
+        responseMicroSet: Number(row.response_micros),
+        ucapPacketErr: 0,
+        resolverPort: s.localPort,
+        resolverIP: s.from,
+        truncatedIndicator: m.tc ? 1 : 0,
+        recursionDesired: m.rd ? 1 : 0,
+        recursionAvailable: m.ra ? 1 : 0,
+        rcode: m.rcode,
+        qdcount: reply.readUInt16BE(4),
+        packetId: Number(row.packet_id),
+        packetDatetime: row.packet_time,
+        opcode: 0,
+        dnsMsgLength: reply.length,
+        dnsId: m.id,
+        clientPort: s.localPort,
+        clientIp: s.ecs[0] === '' ? s.from : s.ecs[0],
+        checkingDisabled: m.cd ? 1 : 0,
+        authenticDataIndicator: m.ad ? 1 : 0,
+        authenticAnswerIndicator: m.aa ? 1 : 0,
+        arcount: reply.readUInt16BE(10),
+        ancount: reply.readUInt16BE(6),
+        nscount: reply.readUInt16BE(8),
+        qname: s.qname,
+        qtype: s.qname === 'example.org.' ? 'MX' : 'A',
+        zoneName: 'example.org.',
+        ipVersion: 4
+      }
+    })
+    assert.deepEqual(reported, expected)
+    assert.deepEqual(reported.map(r => [r.clientIp, r.resolverIP, r.recursionDesired, r.checkingDisabled]), [['81.2.69.0', '127.0.0.2', 1, 0], ['127.0.0.3', '127.0.0.3', 0, 1], ['127.0.0.2', '127.0.0.2', 0, 0]])
+    const csv = await read('text/csv')
+    assert.equal(csv.statusCode, 200)
+    const lines = csv.body.split('\r\n').filter(l => l !== '')
+    const header = lines[0]!.split(',')
+    const csvRows = lines.slice(1).map(l => Object.fromEntries(l.split(',').map((v, i) => [header[i]!, v]))).filter(r => ids.has(Number(r.dnsId)))
+    assert.deepEqual(csvRows, expected.map(e => Object.fromEntries(Object.entries(e).map(([k, v]) => [k, String(v)]))))
   })
 })

@@ -92,7 +92,7 @@ export class SqlStore implements Store {
       snapshots: new SqlZoneSnapshotStore(db),
       queryCounts: new SqlQueryCountStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
       reportRequests: new SqlReportRequestStore(db),
-      rawQueries: new SqlRawQueryStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
+      rawQueries: new SqlRawQueryStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
 
