@@ -88,6 +88,9 @@ export interface QueryColumns {
 
 /** Octets kept per query of a Client Subnet address (an IPv6 one at most). */
 const ECS_BYTES = 16
+/** IPv4 Client Subnet addresses as text by their 32 bits (per thread; cleared when full). */
+const IPV4_TEXT = new Map<number, string>()
+const IPV4_TEXT_SIZE = 4096
 
 /**
  * A fixed-size batch of captured queries, one typed array (or array of shared strings) per
@@ -168,19 +171,33 @@ export class QueryBatch implements QueryColumns {
     if (max === 0 || prefix > max || length !== 4 + octets) return
     if ((prefix & 7) !== 0 && (bytes[at + 3 + octets]! & (0xff >> (prefix & 7))) !== 0) return
     const out = i * ECS_BYTES
-    this.ecsBytes.fill(0, out, out + ECS_BYTES)
-    for (let k = 0; k < octets; k++) this.ecsBytes[out + k] = bytes[at + 4 + k]!
+    const kept = this.ecsBytes
+    const size = family === 1 ? 4 : 16
+    for (let k = 0; k < size; k++) kept[out + k] = k < octets ? bytes[at + 4 + k]! : 0
     this.ecsFamily[i] = family === 1 ? 4 : 6
     this.ecsPrefix[i] = prefix
   }
 
-  /** Write out the Client Subnet addresses captured as octets (off the answer path). */
+  /**
+   * Write out the Client Subnet addresses captured as octets (off the answer path). IPv4 ones
+   * come from a small cache by their 32 bits: a resolver sends a few subnets many times.
+   */
   finish (): void {
+    const kept = this.ecsBytes
     for (let i = 0; i < this.length; i++) {
       const family = this.ecsFamily[i]!
       if (family === 0) continue
       const at = i * ECS_BYTES
-      this.ecsAddress[i] = formatIp(this.ecsBytes.subarray(at, at + (family === 4 ? 4 : 16)))
+      if (family === 4) {
+        const key = ((kept[at]! << 24) | (kept[at + 1]! << 16) | (kept[at + 2]! << 8) | kept[at + 3]!) >>> 0
+        let text = IPV4_TEXT.get(key)
+        if (text === undefined) {
+          if (IPV4_TEXT.size >= IPV4_TEXT_SIZE) IPV4_TEXT.clear()
+          text = `${kept[at]!}.${kept[at + 1]!}.${kept[at + 2]!}.${kept[at + 3]!}`
+          IPV4_TEXT.set(key, text)
+        }
+        this.ecsAddress[i] = text
+      } else this.ecsAddress[i] = formatIp(kept.subarray(at, at + 16))
       this.ecsFamily[i] = 0
     }
   }

@@ -91,9 +91,9 @@ export class QueryCollector implements QueryCapture {
     }
     const i = b.length++
     const now = performance.now()
-    const micros = Math.round((now - received) * 1000)
     b.time[i] = this.clockOffset + now
-    b.responseMicros[i] = micros < 0 ? 0 : micros > 0xffffffff ? 0xffffffff : micros
+    // Whole microseconds (the typed array truncates); over 71 minutes would wrap, never seen.
+    b.responseMicros[i] = now > received ? (now - received) * 1000 : 0
     b.zone[i] = zone ?? ''
     b.qname[i] = qname ?? ''
     b.qtype[i] = qtype
