@@ -87,6 +87,9 @@ interface Reservoir {
  */
 const GRACE_SECONDS = 3
 
+/** Presentation names remembered by wire key (cleared when full). */
+const NAME_CACHE_SIZE = 4096
+
 /** 2026-01-01T00:00:00Z: packet ids count milliseconds from it. */
 export const PACKET_EPOCH_MS = Date.UTC(2026, 0, 1)
 /** Ids per millisecond and node before the next millisecond's are borrowed. */
@@ -138,6 +141,9 @@ export class RawSampleSink implements QuerySink {
   /** Samples held in open reservoirs. */
   private held = 0
   private readonly ids = new Map<string, (timeMs: number) => number>()
+  private readonly names = new Map<string, string>()
+  private lastMs = -1
+  private lastIso = ''
   private readonly stats: RawSampleStats = { seen: 0, written: 0, dropped: 0, duplicate: 0 }
   private timer: NodeJS.Timeout | undefined
   /** The write in progress, so flushes never overlap. */
@@ -195,7 +201,13 @@ export class RawSampleSink implements QuerySink {
   private sample (b: QueryBatch, i: number): RawSample {
     const time = b.time[i]!
     const flags = b.flags[i]!
-    const iso = new Date(time).toISOString()
+    // Queries come in time order: many share a millisecond, and its text.
+    const ms = Math.floor(time)
+    if (ms !== this.lastMs) {
+      this.lastMs = ms
+      this.lastIso = new Date(ms).toISOString()
+    }
+    const iso = this.lastIso
     let ids = this.ids.get(b.node)
     if (ids === undefined) this.ids.set(b.node, ids = packetIds(b.node))
     const zone = b.zone[i]!
@@ -205,8 +217,8 @@ export class RawSampleSink implements QuerySink {
       packetId: ids(time),
       time: iso,
       node: b.node,
-      zone: zone === '' ? '' : nameOfKey(zone),
-      qname: qname === '' ? '' : nameOfKey(qname),
+      zone: this.nameOf(zone),
+      qname: this.nameOf(qname),
       qtype: b.qtype[i]!,
       opcode: b.opcode[i]!,
       rcode: b.rcode[i]!,
@@ -226,6 +238,18 @@ export class RawSampleSink implements QuerySink {
       responseSize: b.responseSize[i]!,
       responseMicros: b.responseMicros[i]!
     }
+  }
+
+  /** A wire key's presentation name ('' for ''), from a cache: zones and popular names repeat. */
+  private nameOf (key: string): string {
+    if (key === '') return ''
+    let name = this.names.get(key)
+    if (name === undefined) {
+      if (this.names.size >= NAME_CACHE_SIZE) this.names.clear()
+      name = nameOfKey(key)
+      this.names.set(key, name)
+    }
+    return name
   }
 
   /** Move the reservoirs of seconds before `before` (all of them when undefined) to the pending samples. */
