@@ -19,7 +19,8 @@ import { CounterSink } from '../analytics/counter-sink.ts'
 import { FanOutSink } from '../analytics/fan-out-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
-import { registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
+import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -44,6 +45,12 @@ export interface RunningService {
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
   queryCounts: QueryCountSink
+  /**
+   * Raw query samples (`ZONAL_ANALYTICS_RAW_PER_SECOND`; undefined at 0), written every
+   * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush(true)` (after `queries.flush`) writes
+   * every second's sample now.
+   */
+  rawSamples: RawSampleSink | undefined
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -63,8 +70,16 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     flushMs: config.analyticsFlushSeconds * 1000,
     onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
   })
-  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  const rawSamples = config.analyticsRawPerSecond === 0
+    ? undefined
+    : new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, {
+      perSecond: config.analyticsRawPerSecond,
+      flushMs: config.analyticsFlushSeconds * 1000,
+      onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
+    })
+  const queries = new QueryCollector(new FanOutSink(rawSamples === undefined ? [queryCounts, queryVolume] : [queryCounts, queryVolume, rawSamples]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries)
+  if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -143,6 +158,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dnsRef = dns
     await refresher.start()
     queryVolume.start()
+    rawSamples?.start()
   } catch (err) {
     await refresher.stop()
     await queries.close()
@@ -170,6 +186,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns,
     secondaries: refresher,
     queryCounts: queryVolume,
+    rawSamples,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -195,6 +212,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
+        await rawSamples?.close().catch(() => {})
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -1,5 +1,6 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
+import { rawQueryReport } from '../raw-query.ts'
 import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
 import { zoneQueryVolumeReport } from '../zone-query-volume.ts'
 import type { ReportDefinition } from './definition.ts'
@@ -9,7 +10,8 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   zoneQueryVolumeReport,
   zoneDailyQueryVolumeReport,
   projectedQueryVolumeReport,
-  advancedResponseCodesReport
+  advancedResponseCodesReport,
+  rawQueryReport
 ]
 
 const byPath = new Map(reportDefinitions.map(d => [d.path, d]))

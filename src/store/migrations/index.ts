@@ -13,6 +13,7 @@ import * as m0009 from './0009-zone-snapshots.ts'
 import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
 import * as m0012 from './0012-report-requests.ts'
+import * as m0013 from './0013-raw-queries.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -31,7 +32,8 @@ const migrations: Record<string, EngineMigration> = {
   '0009-zone-snapshots': m0009,
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
-  '0012-report-requests': m0012
+  '0012-report-requests': m0012,
+  '0013-raw-queries': m0013
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

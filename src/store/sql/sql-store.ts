@@ -4,10 +4,11 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
+import { SqlRawQueryStore } from './raw-queries.ts'
 import { SqlReportRequestStore } from './report-requests.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
@@ -35,6 +36,7 @@ interface Parts {
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
   readonly reportRequests: ReportRequestStore
+  readonly rawQueries: RawQueryStore
 }
 
 /**
@@ -89,7 +91,8 @@ export class SqlStore implements Store {
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
       queryCounts: new SqlQueryCountStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
-      reportRequests: new SqlReportRequestStore(db)
+      reportRequests: new SqlReportRequestStore(db),
+      rawQueries: new SqlRawQueryStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
 
@@ -104,6 +107,7 @@ export class SqlStore implements Store {
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
+  get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
