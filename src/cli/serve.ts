@@ -17,6 +17,7 @@ import { transferIn } from '../dns/transfer/client.ts'
 import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { FanOutSink } from '../analytics/fan-out-sink.ts'
+import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { registerQueryMetrics } from '../analytics/query-metrics.ts'
@@ -44,6 +45,8 @@ export interface RunningService {
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
   queryCounts: QueryCountSink
+  /** Query volume and response codes per host, written like `queryCounts`. */
+  hostCounts: HostCountSink
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -63,8 +66,14 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     flushMs: config.analyticsFlushSeconds * 1000,
     onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
   })
-  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
-  registerQueryMetrics(metrics, queryCounts, queries)
+  const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxHostsPerZone: config.analyticsHostsPerZone,
+    maxHosts: config.analyticsHosts,
+    onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
+  })
+  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume, hostVolume]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  registerQueryMetrics(metrics, queryCounts, queries, hostVolume)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -143,6 +152,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dnsRef = dns
     await refresher.start()
     queryVolume.start()
+    hostVolume.start()
   } catch (err) {
     await refresher.stop()
     await queries.close()
@@ -170,6 +180,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns,
     secondaries: refresher,
     queryCounts: queryVolume,
+    hostCounts: hostVolume,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -195,6 +206,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
+        await hostVolume.close().catch(() => {})
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -174,6 +174,9 @@ export type QueryVolumeTable = { day: string, zone: string, node: string } & Rec
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
+/** Query counts per (day, zone, host, node) (migration 0015): volume and rcode counters, additive. */
+export type HostVolumeTable = { day: string, zone: string, host: string, node: string } & Record<VolumeCounter | RcodeCounter, number>
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -188,6 +191,7 @@ export interface Database {
   zone_snapshot_rrsets: ZoneSnapshotRrsetTable
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
+  host_volume: HostVolumeTable
 }
 
 export type AccountRow = Selectable<AccountTable>

@@ -588,6 +588,25 @@ export interface QueryCountStore {
   add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void>
 }
 
+/**
+ * One row of query counts per host: the key (day 'YYYY-MM-DD' UTC, zone as a presentation name,
+ * host = the question name in presentation form or the overflow host, node) and the counters to
+ * add, volume and response code ones alike (`query-count-columns.ts`).
+ */
+export interface HostVolumeRow {
+  day: string
+  zone: string
+  host: string
+  node: string
+  counts: Partial<Record<string, number>>
+}
+
+/** Query counts per host (`host_volume`), added to, never replaced. */
+export interface HostVolumeStore {
+  /** Add the rows in one transaction (see {@link QueryCountStore.add}); throws, adding nothing, on failure. */
+  add (rows: HostVolumeRow[]): Promise<void>
+}
+
 export interface Store {
   readonly engine: EngineName
   readonly accounts: AccountStore
@@ -600,6 +619,7 @@ export interface Store {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly hostVolume: HostVolumeStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

@@ -4,9 +4,10 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
+import { SqlHostVolumeStore } from './host-volume.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
@@ -33,6 +34,7 @@ interface Parts {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly hostVolume: HostVolumeStore
 }
 
 /**
@@ -76,6 +78,9 @@ export class SqlStore implements Store {
       if (inTransaction) this.changedAuth = true
       else for (const w of authWatchers) w()
     }
+    const writeTransaction = inTransaction
+      ? async <T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> => await fn(db)
+      : async <T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> => await engineImpl.transaction(fn)
     this.parts = {
       accounts: new SqlAccountStore(db, engineImpl),
       users: new SqlUserStore(db, engineImpl, authChanged),
@@ -86,7 +91,8 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
+      queryCounts: new SqlQueryCountStore(writeTransaction),
+      hostVolume: new SqlHostVolumeStore(writeTransaction)
     }
   }
 
@@ -100,6 +106,7 @@ export class SqlStore implements Store {
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
+  get hostVolume (): HostVolumeStore { return this.current().parts.hostVolume }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

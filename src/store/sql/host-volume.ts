@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely'
+import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
+import type { Database } from '../schema.ts'
+import type { HostVolumeRow, HostVolumeStore } from '../store.ts'
+import { upsertCounts } from './query-counts.ts'
+
+const COUNTERS = [...VOLUME_COUNTERS, ...RCODE_COUNTERS]
+
+/** `host_volume` (migration 0015): query volume and response codes per (day, zone, host, node). */
+export class SqlHostVolumeStore implements HostVolumeStore {
+  private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+
+  /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
+  constructor (inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+    this.inTransaction = inTransaction
+  }
+
+  async add (rows: HostVolumeRow[]): Promise<void> {
+    if (rows.length === 0) return
+    await this.inTransaction(async (db) => {
+      await upsertCounts(db, 'host_volume', ['day', 'zone', 'host', 'node'], COUNTERS, rows)
+    })
+  }
+}
