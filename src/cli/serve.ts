@@ -21,6 +21,7 @@ import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { AnalyticsRetention } from '../analytics/retention.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -118,6 +119,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
 
   tasks.start()
+  // The analytics tables' upkeep: partitions ahead and rows past their retention, now and daily.
+  const retention = new AnalyticsRetention(store.analyticsData, { logger: logger.child({ part: 'analytics' }) })
+  retention.start()
 
   // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
   // an expired zone answers SERVFAIL until a transfer succeeds.
@@ -155,6 +159,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     hostVolume.start()
   } catch (err) {
     await refresher.stop()
+    await retention.stop()
     await queries.close()
     await app.close()
     await tasks.stop()
@@ -207,6 +212,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
         await hostVolume.close().catch(() => {})
+        await retention.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

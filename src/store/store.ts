@@ -607,6 +607,28 @@ export interface HostVolumeStore {
   add (rows: HostVolumeRow[]): Promise<void>
 }
 
+/** What one table's retention removed. */
+export interface AnalyticsPruned {
+  table: string
+  /** The first day kept, 'YYYY-MM-DD'. */
+  firstKept: string
+  /** Rows deleted one by one (PostgreSQL: of the month straddling the limit and the default partition). */
+  deleted: number
+  /** Monthly partitions dropped whole (PostgreSQL). */
+  droppedPartitions: string[]
+}
+
+/**
+ * Upkeep of the query analytics tables (`analytics-tables.ts`), for the retention job; never
+ * inside a transaction.
+ */
+export interface AnalyticsDataStore {
+  /** PostgreSQL: create the partitions of the month of `now` and the next one where missing; resolves to them ('table YYYY-MM'). */
+  preparePartitions (now: Date): Promise<string[]>
+  /** Remove the rows of every analytics table older than its retention at `now`. */
+  prune (now: Date): Promise<AnalyticsPruned[]>
+}
+
 export interface Store {
   readonly engine: EngineName
   readonly accounts: AccountStore
@@ -620,6 +642,7 @@ export interface Store {
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
   readonly hostVolume: HostVolumeStore
+  readonly analyticsData: AnalyticsDataStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

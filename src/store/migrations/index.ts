@@ -13,6 +13,7 @@ import * as m0009 from './0009-zone-snapshots.ts'
 import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
 import * as m0015 from './0015-host-volume.ts'
+import * as m0016 from './0016-analytics-partitions.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -31,7 +32,8 @@ const migrations: Record<string, EngineMigration> = {
   '0009-zone-snapshots': m0009,
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
-  '0015-host-volume': m0015
+  '0015-host-volume': m0015,
+  '0016-analytics-partitions': m0016
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

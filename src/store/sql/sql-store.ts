@@ -4,8 +4,9 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
+import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlHostVolumeStore } from './host-volume.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
@@ -56,6 +57,7 @@ export class SqlStore implements Store {
   private readonly inTransaction: boolean
   private readonly watchers: Watchers
   private readonly authWatchers: AuthWatchers
+  private readonly analytics: AnalyticsDataStore
 
   constructor (
     engineImpl: Engine,
@@ -68,6 +70,7 @@ export class SqlStore implements Store {
     this.inTransaction = inTransaction
     this.watchers = watchers
     this.authWatchers = authWatchers
+    this.analytics = new SqlAnalyticsDataStore(engineImpl)
     const touched = async (zoneId: string, announced = false): Promise<void> => {
       if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
@@ -107,6 +110,7 @@ export class SqlStore implements Store {
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
   get hostVolume (): HostVolumeStore { return this.current().parts.hostVolume }
+  get analyticsData (): AnalyticsDataStore { return this.analytics }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
