@@ -177,6 +177,28 @@ export type ResponseCodeTable = { day: string, zone: string, node: string } & Re
 /** Query counts per (day, zone, host, node) (migration 0015): volume and rcode counters, additive. */
 export type HostVolumeTable = { day: string, zone: string, host: string, node: string } & Record<VolumeCounter | RcodeCounter, number>
 
+/** A report request (migration 0012): what was asked, for which accounts, and once computed its rows. */
+export interface ReportRequestTable {
+  id: string
+  kind: string
+  user_id: string | null
+  /** The task that computes it. */
+  task_id: string | null
+  /** JSON list of the account ids the report covers. */
+  account_ids: string
+  /** JSON: the parsed request (`params`, `offset`, `limit`). */
+  params: string
+  state: 'PENDING' | 'COMPLETE' | 'ERROR'
+  message: string | null
+  row_count: number | null
+  has_next: number | null
+  /** The page of rows, gzip-compressed JSON. */
+  rows: Uint8Array | null
+  created_at: string
+  finished_at: string | null
+  expires_at: string
+}
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -192,9 +214,11 @@ export interface Database {
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
   host_volume: HostVolumeTable
+  report_requests: ReportRequestTable
 }
 
 export type AccountRow = Selectable<AccountTable>
+export type ReportRequestRow = Selectable<ReportRequestTable>
 export type UserRow = Selectable<UserTable>
 export type NewUserRow = Insertable<UserTable>
 export type UserUpdate = Updateable<UserTable>

@@ -12,6 +12,7 @@ import * as m0008 from './0008-zone-settings.ts'
 import * as m0009 from './0009-zone-snapshots.ts'
 import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
+import * as m0012 from './0012-report-requests.ts'
 import * as m0015 from './0015-host-volume.ts'
 import * as m0016 from './0016-analytics-partitions.ts'
 
@@ -32,6 +33,7 @@ const migrations: Record<string, EngineMigration> = {
   '0009-zone-snapshots': m0009,
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
+  '0012-report-requests': m0012,
   '0015-host-volume': m0015,
   '0016-analytics-partitions': m0016
 }

@@ -8,10 +8,12 @@ const COUNTERS = [...VOLUME_COUNTERS, ...RCODE_COUNTERS]
 
 /** `host_volume` (migration 0015): query volume and response codes per (day, zone, host, node). */
 export class SqlHostVolumeStore implements HostVolumeStore {
+  private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+    this.db = db
     this.inTransaction = inTransaction
   }
 

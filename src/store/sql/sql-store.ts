@@ -4,12 +4,13 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlHostVolumeStore } from './host-volume.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
+import { SqlReportRequestStore } from './report-requests.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
@@ -36,6 +37,7 @@ interface Parts {
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
   readonly hostVolume: HostVolumeStore
+  readonly reportRequests: ReportRequestStore
 }
 
 /**
@@ -94,8 +96,9 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(writeTransaction),
-      hostVolume: new SqlHostVolumeStore(writeTransaction)
+      queryCounts: new SqlQueryCountStore(db, writeTransaction),
+      hostVolume: new SqlHostVolumeStore(db, writeTransaction),
+      reportRequests: new SqlReportRequestStore(db)
     }
   }
 
@@ -111,6 +114,7 @@ export class SqlStore implements Store {
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
   get hostVolume (): HostVolumeStore { return this.current().parts.hostVolume }
   get analyticsData (): AnalyticsDataStore { return this.analytics }
+  get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
