@@ -580,7 +580,8 @@ export interface QueryCountRow {
 }
 
 /** Keys a count report sorts by: zone name, first and last day with data, total, day. */
-export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day'
+/** `host` and `nxdomain` only for the per-host reads. */
+export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day' | 'host' | 'nxdomain'
 
 /**
  * What a report reads of the query counts: the zones of `accountIds` (counts are kept by zone
@@ -591,6 +592,10 @@ export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day'
 export interface CountReportQuery {
   accountIds: string[]
   zone?: string
+  /** Any of these zones (per-host reads). */
+  zones?: string[]
+  /** This host only (per-host reads). */
+  host?: string
   from: string
   to: string
   sort: Array<[CountSortKey, 'ASC' | 'DESC']>
@@ -601,6 +606,8 @@ export interface CountReportQuery {
 /** Counters summed over a group of days, with the group's first and last day with data. */
 export interface CountedRow {
   zone: string
+  /** The question name, in the per-host reads. */
+  host?: string
   accountName: string
   /** First and last day with data in the group ('YYYY-MM-DD'). */
   start: string
@@ -642,6 +649,13 @@ export interface HostVolumeRow {
 export interface HostVolumeStore {
   /** Add the rows in one transaction (see {@link QueryCountStore.add}); throws, adding nothing, on failure. */
   add (rows: HostVolumeRow[]): Promise<void>
+  /** Query volume per zone and host over the whole range (the host query volume report). */
+  volumeByHost (q: CountReportQuery): Promise<CountedRow[]>
+  /**
+   * NXDOMAIN responses per zone and host over the whole range, hosts with at least one
+   * (the advanced NXDOMAIN report); `counts` has `nxdomain` and `rsp_total`.
+   */
+  nxdomainsByHost (q: CountReportQuery): Promise<CountedRow[]>
 }
 
 /** What one table's retention removed. */

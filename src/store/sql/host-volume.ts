@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
 import type { Database } from '../schema.ts'
-import type { HostVolumeRow, HostVolumeStore } from '../store.ts'
-import { upsertCounts } from './query-counts.ts'
+import type { CountedRow, CountReportQuery, HostVolumeRow, HostVolumeStore } from '../store.ts'
+import { countReads, upsertCounts } from './query-counts.ts'
 
 const COUNTERS = [...VOLUME_COUNTERS, ...RCODE_COUNTERS]
 
@@ -23,4 +23,7 @@ export class SqlHostVolumeStore implements HostVolumeStore {
       await upsertCounts(db, 'host_volume', ['day', 'zone', 'host', 'node'], COUNTERS, rows)
     })
   }
+
+  async volumeByHost (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.volumeByHost(this.db, q) }
+  async nxdomainsByHost (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.nxdomainsByHost(this.db, q) }
 }

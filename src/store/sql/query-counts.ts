@@ -71,8 +71,11 @@ type Grouping = 'month' | 'day' | 'range'
  * The counters of `table` summed per zone and `grouping` (calendar month, day, or the whole
  * range), for the zones of the accounts, in the query's order.
  */
-async function countReport (db: Kysely<Database>, table: CountTable, counters: readonly string[], grouping: Grouping, q: CountReportQuery): Promise<CountedRow[]> {
-  if (q.accountIds.length === 0) return []
+async function countReport (
+  db: Kysely<Database>, table: CountTable, counters: readonly string[], grouping: Grouping, q: CountReportQuery,
+  perHost?: { onlyWith?: string }
+): Promise<CountedRow[]> {
+  if (q.accountIds.length === 0 || q.zones?.length === 0) return []
   const t = 'c'
   const period = grouping === 'month' ? [sql`substr(${sql.ref(`${t}.day`)}, 1, 7)`] : grouping === 'day' ? [sql.ref(`${t}.day`)] : []
   const start = sql`min(${sql.ref(`${t}.day`)})`
@@ -82,7 +85,9 @@ async function countReport (db: Kysely<Database>, table: CountTable, counters: r
     start,
     end,
     total: counters.includes('rsp_total') ? sumOf(t, 'rsp_total') : sql`(${sql.join(counters.map(c => sumOf(t, c)), sql` + `)})`,
-    day: start
+    day: start,
+    host: sql`${sql.ref(`${t}.host`)}`,
+    nxdomain: sumOf(t, 'nxdomain')
   }
   let query = db.selectFrom(`${table} as ${t}` as 'query_volume as c')
     .innerJoin('zones as z', 'z.name', `${t}.zone` as 'c.zone')
@@ -91,16 +96,23 @@ async function countReport (db: Kysely<Database>, table: CountTable, counters: r
     .where(`${t}.day` as 'c.day', '>=', q.from)
     .where(`${t}.day` as 'c.day', '<=', q.to)
   if (q.zone !== undefined) query = query.where(`${t}.zone` as 'c.zone', '=', q.zone)
+  if (q.zones !== undefined) query = query.where(`${t}.zone` as 'c.zone', 'in', q.zones)
+  if (q.host !== undefined) query = query.where(sql.ref(`${t}.host`), '=', q.host)
+  const host = perHost === undefined ? [] : [sql`${sql.ref(`${t}.host`)}`]
   let select = query
     .select([sql<string>`${sql.ref(`${t}.zone`)}`.as('zone'), 'a.name as account_name', start.as('start_day'), end.as('end_day')])
+    .select(host.map(h => h.as('host')))
     .select(counters.map(c => sumOf(t, c).as(c)))
-    .groupBy([sql`${sql.ref(`${t}.zone`)}`, 'a.name', ...period])
-  for (const [key, dir] of [...q.sort, ['zone', 'ASC'], ['start', 'ASC']] as Array<[CountSortKey, 'ASC' | 'DESC']>) {
+    .groupBy([sql`${sql.ref(`${t}.zone`)}`, 'a.name', ...host, ...period])
+  if (perHost?.onlyWith !== undefined) select = select.having(sumOf(t, perHost.onlyWith), '>', 0)
+  const tieBreak: Array<[CountSortKey, 'ASC']> = perHost === undefined ? [['zone', 'ASC'], ['start', 'ASC']] : [['zone', 'ASC'], ['host', 'ASC'], ['start', 'ASC']]
+  for (const [key, dir] of [...q.sort, ...tieBreak]) {
     select = select.orderBy(order[key], dir === 'DESC' ? 'desc' : 'asc')
   }
   const rows = await select.offset(q.offset).limit(q.limit).execute() as Array<Record<string, unknown>>
   return rows.map(r => ({
     zone: r.zone as string,
+    ...(perHost === undefined ? {} : { host: r.host as string }),
     accountName: r.account_name as string,
     start: r.start_day as string,
     end: r.end_day as string,
@@ -113,6 +125,8 @@ export const countReads = {
   volumeByMonth: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'month', q),
   volumeByDay: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'day', q),
   responseCodesByZone: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'response_codes', RCODE_COUNTERS, 'range', q),
+  volumeByHost: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'host_volume', VOLUME_COUNTERS, 'range', q, {}),
+  nxdomainsByHost: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'host_volume', ['nxdomain', 'rsp_total'], 'range', q, { onlyWith: 'nxdomain' }),
   async dailyTotals (db: Kysely<Database>, accountIds: string[], from: string, to: string): Promise<Array<{ day: string, total: number }>> {
     if (accountIds.length === 0) return []
     const rows = await db.selectFrom('query_volume as c')
