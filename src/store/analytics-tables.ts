@@ -8,12 +8,18 @@ export interface AnalyticsTable {
   name: string
   /** Rows of days before the day this long before today are removed. */
   keep: { days: number } | { months: number }
+  /**
+   * The migration that partitions it by month on PostgreSQL (`partitionTablesOf`): a table
+   * created before 0016 names 0016; a later one, the migration creating it.
+   */
+  partitionedBy: string
 }
 
+/** Adding a table is one line here (its migration creates it with `day` first in its primary key). */
 export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
-  { name: 'query_volume', keep: { months: 13 } },
-  { name: 'response_codes', keep: { days: 90 } },
-  { name: 'host_volume', keep: { days: 90 } }
+  { name: 'query_volume', keep: { months: 13 }, partitionedBy: '0016' },
+  { name: 'response_codes', keep: { days: 90 }, partitionedBy: '0016' },
+  { name: 'host_volume', keep: { days: 90 }, partitionedBy: '0016' }
 ]
 
 /** The first day kept of a table at `now`: 'YYYY-MM-DD' (rows of earlier days are removed). */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { EngineName } from '../engine.ts'
+import { ANALYTICS_TABLES } from '../analytics-tables.ts'
 import { partitionByMonth } from '../partitions.ts'
 
 /**
@@ -7,5 +8,6 @@ import { partitionByMonth } from '../partitions.ts'
  * retention drops whole months (`partitions.ts`). SQLite: nothing.
  */
 export async function up (db: Kysely<any>, engine: EngineName): Promise<void> {
-  for (const table of ['query_volume', 'response_codes', 'host_volume']) await partitionByMonth(db, engine, table)
+  // The tables of the list marked for this migration (those created before it).
+  for (const { name } of ANALYTICS_TABLES.filter(t => t.partitionedBy === '0016')) await partitionByMonth(db, engine, name)
 }
