@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
+import type { EngineName } from '../engine.ts'
 import type { Database } from '../schema.ts'
 import type { CountedRow, CountReportQuery, HostVolumeRow, HostVolumeStore } from '../store.ts'
 import { countReads, upsertCounts } from './query-counts.ts'
@@ -12,15 +13,18 @@ export class SqlHostVolumeStore implements HostVolumeStore {
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  private readonly engine: EngineName
+
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: EngineName) {
     this.db = db
     this.inTransaction = inTransaction
+    this.engine = engine
   }
 
   async add (rows: HostVolumeRow[]): Promise<void> {
     if (rows.length === 0) return
     await this.inTransaction(async (db) => {
-      await upsertCounts(db, 'host_volume', ['day', 'zone', 'host', 'node'], COUNTERS, rows)
+      await upsertCounts(db, this.engine, 'host_volume', ['day', 'zone', 'host', 'node'], COUNTERS, rows)
     })
   }
 

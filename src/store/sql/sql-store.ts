@@ -96,8 +96,8 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(db, writeTransaction),
-      hostVolume: new SqlHostVolumeStore(db, writeTransaction),
+      queryCounts: new SqlQueryCountStore(db, writeTransaction, engineImpl.name),
+      hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl.name),
       reportRequests: new SqlReportRequestStore(db)
     }
   }
