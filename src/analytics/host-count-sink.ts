@@ -43,13 +43,17 @@ interface ZoneHosts {
   zone: string
   node: string
   hosts: Map<string, Float64Array>
+  /** The overflow host's counts (also in `hosts` under the overflow key once used). */
+  overflow: Float64Array | undefined
+  /** Distinct hosts of the zone in memory, all days and nodes (shared by the zone's entries). */
+  inZone: { n: number }
 }
 
 interface Counted {
   /** Node → day → zone key → hosts. */
   entries: Map<string, Map<number, Map<string, ZoneHosts>>>
   /** Distinct hosts in memory by zone key (all days and nodes), the overflow host not included. */
-  perZone: Map<string, number>
+  perZone: Map<string, { n: number }>
   hosts: number
 }
 
@@ -94,7 +98,7 @@ export class HostCountSink extends FlushedCounts<Counted> {
       let counts = entry.hosts.get(batch.qname[i]!)
       if (counts === undefined) {
         counts = this.newHost(entry, batch.qname[i]!)
-        if (entry.hosts.get(OVERFLOW_KEY) === counts) this.overflowedQueries++
+        if (counts === entry.overflow) this.overflowedQueries++
       }
       countQuery(counts, batch, i)
     }
@@ -107,20 +111,22 @@ export class HostCountSink extends FlushedCounts<Counted> {
     let zones = days.get(day)
     if (zones === undefined) days.set(day, zones = new Map())
     let e = zones.get(zone)
-    if (e === undefined) zones.set(zone, e = { day, zone, node, hosts: new Map() })
+    if (e === undefined) {
+      let inZone = this.counted.perZone.get(zone)
+      if (inZone === undefined) this.counted.perZone.set(zone, inZone = { n: 0 })
+      zones.set(zone, e = { day, zone, node, hosts: new Map(), overflow: undefined, inZone })
+    }
     return e
   }
 
   /** The counting array of a host not yet in `entry`: its own while the limits allow, else the overflow one. */
   private newHost (entry: ZoneHosts, host: string): Float64Array {
     const c = this.counted
-    const inZone = c.perZone.get(entry.zone) ?? 0
-    if (host === OVERFLOW_KEY || inZone >= this.limits.perZone || c.hosts >= this.limits.all) {
-      let overflow = entry.hosts.get(OVERFLOW_KEY)
-      if (overflow === undefined) entry.hosts.set(OVERFLOW_KEY, overflow = new Float64Array(WIDTH))
-      return overflow
+    if (host === OVERFLOW_KEY || entry.inZone.n >= this.limits.perZone || c.hosts >= this.limits.all) {
+      if (entry.overflow === undefined) entry.hosts.set(OVERFLOW_KEY, entry.overflow = new Float64Array(WIDTH))
+      return entry.overflow
     }
-    c.perZone.set(entry.zone, inZone + 1)
+    entry.inZone.n++
     c.hosts++
     const counts = new Float64Array(WIDTH)
     entry.hosts.set(host, counts)
@@ -150,7 +156,7 @@ export class HostCountSink extends FlushedCounts<Counted> {
         let into = now.hosts.get(host)
         if (into === undefined) {
           into = this.newHost(now, host)
-          if (host !== OVERFLOW_KEY && now.hosts.get(OVERFLOW_KEY) === into) this.overflowedQueries += counts[0]!
+          if (host !== OVERFLOW_KEY && into === now.overflow) this.overflowedQueries += counts[0]!
         }
         addCounts(into, counts)
       }
