@@ -34,10 +34,10 @@ function bounds (month: string): ReturnType<typeof sql> {
  * For a migration: on PostgreSQL, turn the plain table `table`, whose primary key starts with
  * `day`, into one partitioned by month on `day`, keeping its rows (a partition for each month
  * they cover and for the current and next month, and the default partition). Other indexes of
- * the table are not carried over. On SQLite, nothing.
+ * the table are not carried over. On SQLite, or when it is partitioned already, nothing.
  */
 export async function partitionByMonth (db: Kysely<any>, engine: EngineName, table: string): Promise<void> {
-  if (engine !== 'postgres') return
+  if (engine !== 'postgres' || await isPartitioned(db, table)) return
   const pk = await sql<{ name: string, def: string }>`
     select conname as name, pg_get_constraintdef(oid) as def from pg_constraint
     where conrelid = to_regclass(${table}) and contype = 'p'`.execute(db)

@@ -146,6 +146,10 @@ for (const engine of await engineCases()) {
           assert.deepEqual(parts.rows.map(r => r.name), [...expected].sort())
           const partitioned = await sql<{ name: string }>`select c.relname as name from pg_partitioned_table p join pg_class c on c.oid = p.partrelid where c.relnamespace = current_schema()::regnamespace order by 1`.execute(at.db)
           assert.deepEqual(partitioned.rows.map(r => r.name), ['host_volume', 'query_volume', 'response_codes'])
+          // Asked again, a partitioned table stays as it is.
+          await partitionByMonth(at.db, engine.name, 'query_volume')
+          const again = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('query_volume') order by 1`.execute(at.db)
+          assert.deepEqual(again.rows, parts.rows)
           // Upserts still find the key.
           await sql`insert into query_volume (day, zone, node, rsp_total) values ('2025-10-03', 'example.org.', 'n1', 1) on conflict (day, zone, node) do update set rsp_total = query_volume.rsp_total + excluded.rsp_total`.execute(at.db)
           const r = await at.db.selectFrom('query_volume').select('rsp_total').where('day', '=', '2025-10-03').executeTakeFirstOrThrow()
