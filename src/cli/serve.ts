@@ -17,10 +17,12 @@ import { transferIn } from '../dns/transfer/client.ts'
 import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { FanOutSink } from '../analytics/fan-out-sink.ts'
+import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
+import { AnalyticsRetention } from '../analytics/retention.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -51,6 +53,8 @@ export interface RunningService {
    * every second's sample now.
    */
   rawSamples: RawSampleSink | undefined
+  /** Query volume and response codes per host, written like `queryCounts`. */
+  hostCounts: HostCountSink
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -77,8 +81,15 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       flushMs: config.analyticsFlushSeconds * 1000,
       onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
     })
-  const queries = new QueryCollector(new FanOutSink(rawSamples === undefined ? [queryCounts, queryVolume] : [queryCounts, queryVolume, rawSamples]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
-  registerQueryMetrics(metrics, queryCounts, queries)
+  const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxHostsPerZone: config.analyticsHostsPerZone,
+    maxHosts: config.analyticsHosts,
+    onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
+  })
+  const sinks = rawSamples === undefined ? [queryCounts, queryVolume, hostVolume] : [queryCounts, queryVolume, hostVolume, rawSamples]
+  const queries = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  registerQueryMetrics(metrics, queryCounts, queries, hostVolume)
   if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
@@ -124,6 +135,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
 
   tasks.start()
+  // The analytics tables' upkeep: partitions ahead and rows past their retention, now and daily.
+  const retention = new AnalyticsRetention(store.analyticsData, { logger: logger.child({ part: 'analytics' }) })
+  retention.start()
 
   // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
   // an expired zone answers SERVFAIL until a transfer succeeds.
@@ -159,8 +173,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await refresher.start()
     queryVolume.start()
     rawSamples?.start()
+    hostVolume.start()
   } catch (err) {
     await refresher.stop()
+    await retention.stop()
     await queries.close()
     await app.close()
     await tasks.stop()
@@ -187,6 +203,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     secondaries: refresher,
     queryCounts: queryVolume,
     rawSamples,
+    hostCounts: hostVolume,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -213,6 +230,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
         await rawSamples?.close().catch(() => {})
+        await hostVolume.close().catch(() => {})
+        await retention.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -1,4 +1,5 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
+import { hostQueryVolumeReport } from '../host-query-volume.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
 import { rawQueryReport } from '../raw-query.ts'
 import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
@@ -11,7 +12,8 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   zoneDailyQueryVolumeReport,
   projectedQueryVolumeReport,
   advancedResponseCodesReport,
-  rawQueryReport
+  rawQueryReport,
+  hostQueryVolumeReport
 ]
 
 const byPath = new Map(reportDefinitions.map(d => [d.path, d]))

@@ -14,6 +14,8 @@ import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
 import * as m0012 from './0012-report-requests.ts'
 import * as m0013 from './0013-raw-queries.ts'
+import * as m0015 from './0015-host-volume.ts'
+import * as m0016 from './0016-analytics-partitions.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -33,7 +35,9 @@ const migrations: Record<string, EngineMigration> = {
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
   '0012-report-requests': m0012,
-  '0013-raw-queries': m0013
+  '0013-raw-queries': m0013,
+  '0015-host-volume': m0015,
+  '0016-analytics-partitions': m0016
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */
