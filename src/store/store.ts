@@ -343,6 +343,11 @@ export interface RrsetPageQuery extends RrsetFilter {
   limit: number
 }
 
+/**
+ * A zone's rrsets. Writing them neither moves the zone's version nor announces the zone: write
+ * them in the transaction that updates (or creates) the zone row, as every change of the API
+ * does, or the zone sync of every node keeps serving the zone without them.
+ */
 export interface RrsetStore {
   insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void>
   deleteAll (zoneId: string): Promise<void>
