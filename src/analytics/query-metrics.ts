@@ -1,6 +1,7 @@
 import { Counter, type Registry } from 'prom-client'
 import { Rcode } from '../dns/wire/constants.ts'
 import { typeName } from '../zone/rdata/index.ts'
+import type { ClientCountSink } from './client-count-sink.ts'
 import type { CounterSink } from './counter-sink.ts'
 import type { QueryCollector } from './query-collector.ts'
 
@@ -65,6 +66,20 @@ export function registerQueryMetrics (registry: Registry, counts: CounterSink, c
       const stats = collector.counts()
       this.inc({ reason: 'dropped' }, stats.dropped)
       this.inc({ reason: 'failed' }, stats.failed)
+    }
+  })
+}
+
+/** The client counts' overflow: queries counted without their client (over `ZONAL_ANALYTICS_MAX_CLIENTS`). */
+export function registerClientCountMetrics (registry: Registry, sink: ClientCountSink): void {
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_analytics_client_overflow_total',
+    help: 'Answered DNS queries counted in the overflow row of their day, zone and node (no client address): more distinct clients than ZONAL_ANALYTICS_MAX_CLIENTS between two flushes',
+    registers: [registry],
+    collect () {
+      this.reset()
+      this.inc(sink.overflowed)
     }
   })
 }

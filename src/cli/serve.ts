@@ -19,7 +19,9 @@ import { CounterSink } from '../analytics/counter-sink.ts'
 import { FanOutSink } from '../analytics/fan-out-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
-import { registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { ClientCountSink } from '../analytics/client-count-sink.ts'
+import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
+import { registerClientCountMetrics, registerQueryMetrics } from '../analytics/query-metrics.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -44,6 +46,11 @@ export interface RunningService {
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
   queryCounts: QueryCountSink
+  /**
+   * Responses per day, zone, client and place (the client IP report), added to the database
+   * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
+   */
+  clientCounts: ClientCountSink
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -63,8 +70,21 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     flushMs: config.analyticsFlushSeconds * 1000,
     onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
   })
-  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  const clientCounts = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxClients: config.analyticsMaxClients,
+    locator: async () => {
+      const files = config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases
+      if (files.length === 0) return undefined
+      const geo = await GeoIp.open(files)
+      logger.info({ databases: geo.builds() }, 'GeoIP databases open')
+      return geo
+    },
+    onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
+  })
+  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume, clientCounts]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries)
+  registerClientCountMetrics(metrics, clientCounts)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -143,6 +163,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dnsRef = dns
     await refresher.start()
     queryVolume.start()
+    clientCounts.start()
   } catch (err) {
     await refresher.stop()
     await queries.close()
@@ -170,6 +191,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns,
     secondaries: refresher,
     queryCounts: queryVolume,
+    clientCounts,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -195,6 +217,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
+        await clientCounts.close().catch(() => {})
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -174,6 +174,19 @@ export type QueryVolumeTable = { day: string, zone: string, node: string } & Rec
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
+/** Responses per (day, zone, client, node, place) (migration 0014): `responses` is additive. */
+export interface ClientResponseTable {
+  day: string
+  zone: string
+  client_ip: string
+  node: string
+  country: string
+  region: string
+  city: string
+  class_c: string
+  responses: number
+}
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -188,6 +201,7 @@ export interface Database {
   zone_snapshot_rrsets: ZoneSnapshotRrsetTable
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
+  client_responses: ClientResponseTable
 }
 
 export type AccountRow = Selectable<AccountTable>

@@ -4,10 +4,11 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
+import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
@@ -33,6 +34,7 @@ interface Parts {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly clientResponses: ClientResponseStore
 }
 
 /**
@@ -86,7 +88,8 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
+      queryCounts: new SqlQueryCountStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
+      clientResponses: new SqlClientResponseStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
 
@@ -100,6 +103,7 @@ export class SqlStore implements Store {
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
+  get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
