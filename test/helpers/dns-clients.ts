@@ -238,11 +238,14 @@ export interface Exchange {
   localPort: number
 }
 
-/** One request over UDP to host:port (loopback only); rejects when nothing comes back within `ms`. */
-export async function udpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000): Promise<Exchange> {
+/**
+ * One request over UDP to host:port (loopback only), sent from `from` (another loopback
+ * address; `host` by default); rejects when nothing comes back within `ms`.
+ */
+export async function udpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000, from: string = host): Promise<Exchange> {
   const socket = createSocket(host === '::1' ? 'udp6' : 'udp4')
   try {
-    await new Promise<void>(resolve => socket.bind(0, host, resolve))
+    await new Promise<void>(resolve => socket.bind(0, from, resolve))
     const reply = new Promise<Buffer>((resolve, reject) => {
       socket.once('message', resolve)
       setTimeout(() => reject(new Error('no answer over UDP')), ms).unref()
@@ -254,9 +257,9 @@ export async function udpExchange (host: '127.0.0.1' | '::1', port: number, requ
   }
 }
 
-/** One request over TCP (RFC 7766 length framing) to host:port (loopback only). */
-export async function tcpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000): Promise<Exchange> {
-  const socket = connect({ host, port })
+/** One request over TCP (RFC 7766 length framing) to host:port (loopback only), from `from` (`host` by default). */
+export async function tcpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000, from: string = host): Promise<Exchange> {
+  const socket = connect({ host, port, localAddress: from })
   try {
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', resolve)
