@@ -207,11 +207,6 @@ export class ClientCountSink implements QuerySink {
   private async rowsInto (rows: Map<string, ClientCountRow>, entries: Counted, overflow: Overflow): Promise<void> {
     const locator = entries.size === 0 ? undefined : await this.locator()
     let located = 0
-    const locate = async (address: string): Promise<Geo> => {
-      if (locator === undefined) return UNKNOWN
-      if (++located % LOCATE_SLICE === 0) await yieldNow()
-      return locator.locate(address)
-    }
     for (const [node, days] of entries) {
       for (const [dayNumber, zones] of days) {
         const day = dayText(dayNumber)
@@ -220,12 +215,14 @@ export class ClientCountSink implements QuerySink {
           for (const [address, client] of addresses) {
             const clientIp = clientAddress(address)
             const classC = classCNetwork(clientIp)
-            const add = (geo: Geo, responses: number): void => {
-              const row = { day, zone, clientIp, node, ...geo, classC, responses }
-              merge(rows, keyOf(row), row)
+            if (client.plain > 0) add(rows, day, zone, clientIp, node, locator?.locate(clientIp) ?? UNKNOWN, classC, client.plain)
+            if (client.ecs !== undefined) for (const [subnet, n] of client.ecs) add(rows, day, zone, clientIp, node, locator?.locate(subnet) ?? UNKNOWN, classC, n)
+            // Look-ups run on the main thread: let the API and the capture in between.
+            located += client.ecs === undefined ? 1 : 1 + client.ecs.size
+            if (located >= LOCATE_SLICE) {
+              located = 0
+              await yieldNow()
             }
-            if (client.plain > 0) add(await locate(clientIp), client.plain)
-            if (client.ecs !== undefined) for (const [subnet, n] of client.ecs) add(await locate(subnet), n)
           }
         }
       }
@@ -250,6 +247,13 @@ export class ClientCountSink implements QuerySink {
 
 function dayText (day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10)
+}
+
+function add (rows: Map<string, ClientCountRow>, day: string, zone: string, clientIp: string, node: string, geo: Geo, classC: string, responses: number): void {
+  const key = `${day}\n${zone}\n${clientIp}\n${node}\n${geo.country}\n${geo.region}\n${geo.city}`
+  const had = rows.get(key)
+  if (had === undefined) rows.set(key, { day, zone, clientIp, node, country: geo.country, region: geo.region, city: geo.city, classC, responses })
+  else had.responses += responses
 }
 
 function keyOf (r: ClientCountRow): string {

@@ -17,8 +17,12 @@ export interface Geo {
 
 export const UNKNOWN: Readonly<Geo> = Object.freeze({ country: '', region: '', city: '' })
 
-/** Distinct addresses whose place is remembered (least recently used forgotten first). */
-export const GEO_CACHE_SIZE = 65_536
+/**
+ * Distinct addresses whose place is remembered (at least half of them, the most recently used):
+ * above the default of `ZONAL_ANALYTICS_MAX_CLIENTS`, so a steady set of clients is looked up
+ * once. An entry is the address string and a reference to a shared place: about 100 bytes.
+ */
+export const GEO_CACHE_SIZE = 131_072
 
 /**
  * The database shipped with the service: DB-IP "IP to City Lite" (CC BY 4.0, attribution to
@@ -41,12 +45,18 @@ type Db = Reader<Response>
 
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' })
 
+const countries = new Map<string, string>()
+
 /** A country's lower-case English name from its ISO 3166 code ('' unknown; the code when ICU has no name). */
 export function countryName (code: string): string {
   if (code === '') return ''
-  let name: string | undefined
-  try { name = regionNames.of(code.toUpperCase()) } catch { name = undefined }
-  return (name ?? code).toLowerCase()
+  let name = countries.get(code)
+  if (name !== undefined) return name
+  let found: string | undefined
+  try { found = regionNames.of(code.toUpperCase()) } catch { found = undefined }
+  name = (found ?? code).toLowerCase()
+  if (countries.size < 1024) countries.set(code, name)
+  return name
 }
 
 function text (v: unknown): string {
@@ -75,7 +85,15 @@ function geoOf (r: AnyRecord): Geo {
 export class GeoIp {
   private readonly v4: Db[]
   private readonly v6: Db[]
-  private readonly cache = new Map<string, Geo>()
+  /**
+   * Two generations instead of an exact LRU (whose reordering, a delete and a set per hit, cost
+   * more than the look-up): hits in the older move to the current one; when the current one is
+   * full it becomes the older and the older is dropped.
+   */
+  private cache = new Map<string, Geo>()
+  private older = new Map<string, Geo>()
+  /** One object per distinct place, shared by the cache entries. */
+  private readonly places = new Map<string, Geo>()
   private readonly cacheSize: number
   private readonly scratch = new Uint8Array(16)
   /** Look-ups that reached the database (not the cache), for tests and metrics. */
@@ -104,16 +122,24 @@ export class GeoIp {
 
   /** Where `address` is (IPv4, IPv6, IPv4-mapped IPv6); UNKNOWN when no file knows it or it is not an address. */
   locate (address: string): Geo {
-    const cached = this.cache.get(address)
-    if (cached !== undefined) {
-      // Least recently used order: a hit moves to the end.
-      this.cache.delete(address)
-      this.cache.set(address, cached)
-      return cached
+    let geo = this.cache.get(address)
+    if (geo !== undefined) return geo
+    geo = this.older.get(address) ?? this.lookup(address)
+    if (this.cache.size >= this.cacheSize / 2) {
+      this.older = this.cache
+      this.cache = new Map()
     }
-    const geo = this.lookup(address)
-    if (this.cache.size >= this.cacheSize) this.cache.delete(this.cache.keys().next().value!)
     this.cache.set(address, geo)
+    return geo
+  }
+
+  private shared (geo: Geo): Geo {
+    const key = `${geo.country}\n${geo.region}\n${geo.city}`
+    const had = this.places.get(key)
+    if (had !== undefined) return had
+    // Bounded like the cache: places are far fewer than addresses.
+    if (this.places.size >= this.cacheSize) this.places.clear()
+    this.places.set(key, geo)
     return geo
   }
 
@@ -126,11 +152,13 @@ export class GeoIp {
     for (const r of readers) {
       let found: unknown = null
       try { found = r.get(ip) } catch { found = null }
-      if (typeof found === 'object' && found !== null) return geoOf(found as AnyRecord)
+      if (typeof found === 'object' && found !== null) return this.shared(geoOf(found as AnyRecord))
     }
     return UNKNOWN
   }
 }
+
+const classCScratch = new Uint8Array(16)
 
 /**
  * The "class C" network of an address, as the report spells it: IPv4 `a.b.c.0` (its /24);
@@ -138,7 +166,7 @@ export class GeoIp {
  * is not an address.
  */
 export function classCNetwork (address: string): string {
-  const b = new Uint8Array(16)
+  const b = classCScratch
   const length = parseAddress(address, b)
   if (length === 0) return ''
   if (length === 4) return `${b[0]}.${b[1]}.${b[2]}.0`

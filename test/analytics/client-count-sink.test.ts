@@ -63,18 +63,21 @@ describe('GeoIp on the shipped DB-IP Lite city database', () => {
     }
   })
 
-  it('looks each address up once while it is cached, forgetting the least recently used', async () => {
-    const small = await GeoIp.open(shippedDatabases(), 2)
+  it('looks each address up once while it is cached, forgetting the least recently used generation', async () => {
+    const small = await GeoIp.open(shippedDatabases(), 4) // two generations of two
     small.locate('8.8.8.8')
     small.locate('8.8.8.8')
     small.locate('1.1.1.1')
     assert.equal(small.lookups, 2)
-    small.locate('8.8.8.8') // now the most recent
-    small.locate('81.2.69.160') // forgets 1.1.1.1
-    small.locate('8.8.8.8')
+    small.locate('81.2.69.160') // the first generation (8.8.8.8, 1.1.1.1) becomes the older
     assert.equal(small.lookups, 3)
-    small.locate('1.1.1.1')
+    small.locate('8.8.8.8') // from the older generation, moved to the current one
+    small.locate('193.0.6.139') // the older (1.1.1.1) is dropped
     assert.equal(small.lookups, 4)
+    small.locate('8.8.8.8')
+    assert.equal(small.lookups, 4)
+    assert.deepEqual(small.locate('1.1.1.1'), { country: 'australia', region: 'new south wales', city: 'sydney' })
+    assert.equal(small.lookups, 5)
   })
 
   it('names countries from their ISO code', () => {
