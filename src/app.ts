@@ -13,6 +13,7 @@ import { zoneExportRoutes } from './api/routes/zones/export.ts'
 import { zoneListRoutes } from './api/routes/zones/list.ts'
 import { registerAuth } from './api/plugins/auth.ts'
 import { reportRoutes } from './api/routes/reports/index.ts'
+import { reportRequestRoutes } from './api/routes/reports/requests.ts'
 import { registerContentTypes } from './api/plugins/content-types.ts'
 import { registerTextGuard } from './api/plugins/text-guard.ts'
 import { registerIntegerBounds } from './api/plugins/integer-bounds.ts'
@@ -145,5 +146,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(reportRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
+  await app.register(reportRequestRoutes, { store: deps.store, clock: deps.clock ?? systemClock, ...(deps.tasks === undefined ? {} : { tasks: deps.tasks }) })
   return app
 }

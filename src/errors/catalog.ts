@@ -155,7 +155,28 @@ export const catalog = {
   AUDIT_DATE_RANGE_INVALID: { status: 400, errorCode: 55003, message: 'The date format is not valid. Expected date_range yyyyMMddHHmmss-yyyyMMddHHmmss (GMT) or 15m, 5h, 30d, 5w, 1month, but received: {0}' },
   AUDIT_DATE_RANGE_ORDER: { status: 400, errorCode: 55003, message: 'Invalid date_range {0}: the start is later than the end.' },
   AUDIT_LIMIT_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: limit \'{0}\' must be between 0 and 250 (1 to 250).' },
-  AUDIT_X_USER_INVALID: { status: 400, errorCode: 410001, message: 'Invalid X-User \'{0}\': no user of that name is linked with an account you may read.' }
+  AUDIT_X_USER_INVALID: { status: 400, errorCode: 410001, message: 'Invalid X-User \'{0}\': no user of that name is linked with an account you may read.' },
+
+  // Report requests (POST /reports/dns_resolution/..., GET /requests/{id}).
+  REPORT_NOT_FOUND: { status: 404, errorCode: 404, message: 'No report with the given ID was requested before.' },
+  REPORT_FAILED: { status: 500, errorCode: 33000, message: 'The report could not be computed ({0}). Request it again.' },
+  REPORT_ACCOUNT_REQUIRED: { status: 400, errorCode: 55001, message: 'Account name not provided.' },
+  REPORT_ACCOUNT_DENIED: { status: 400, errorCode: 410003, message: 'You do not have access to the accountName.' },
+  REPORT_CLASS_C_REQUIRED: { status: 400, errorCode: 55001, message: 'Client Class C is not provided.' },
+  REPORT_ZONE_REQUIRED: { status: 400, errorCode: 55001, message: 'Zone name not provided.' },
+  REPORT_DATE_INVALID: { status: 400, errorCode: 55003, message: 'Date provided is not in a valid format.' },
+  REPORT_PACKET_ORDER: { status: 400, errorCode: 53005, message: 'packetEndDateTime is before packetStartDateTime.' },
+  REPORT_DATE_ORDER: { status: 400, errorCode: 53005, message: 'reportEndDate is before reportStartDate.' },
+  REPORT_DATE_ORDER_VOLUME: { status: 400, errorCode: 53005, message: 'endDate is before startDate.' },
+  REPORT_DATE_FUTURE: { status: 400, errorCode: 53005, message: 'start or end date is a future date' },
+  REPORT_OFFSET_NEGATIVE: { status: 400, errorCode: 53005, message: 'Offset value is a negative value.' },
+  REPORT_HISTORY: { status: 400, errorCode: 53005, message: 'start date is older than {0}' },
+  REPORT_SPAN: { status: 400, errorCode: 53005, message: 'The span between {0} and {1} is at most {2}.' },
+  REPORT_LIMIT_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: limit \'{0}\' must be between 1 and {1}.' },
+  REPORT_OFFSET_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: offset \'{0}\' must be a whole number.' },
+  REPORT_BODY_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  REPORT_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

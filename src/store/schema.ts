@@ -174,6 +174,28 @@ export type QueryVolumeTable = { day: string, zone: string, node: string } & Rec
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
+/** A report request (migration 0012): what was asked, for which accounts, and once computed its rows. */
+export interface ReportRequestTable {
+  id: string
+  kind: string
+  user_id: string | null
+  /** The task that computes it. */
+  task_id: string | null
+  /** JSON list of the account ids the report covers. */
+  account_ids: string
+  /** JSON: the parsed request (`params`, `offset`, `limit`). */
+  params: string
+  state: 'PENDING' | 'COMPLETE' | 'ERROR'
+  message: string | null
+  row_count: number | null
+  has_next: number | null
+  /** The page of rows, gzip-compressed JSON. */
+  rows: Uint8Array | null
+  created_at: string
+  finished_at: string | null
+  expires_at: string
+}
+
 /** Responses per (day, zone, client, node, place) (migration 0014): `responses` is additive. */
 export interface ClientResponseTable {
   day: string
@@ -201,10 +223,12 @@ export interface Database {
   zone_snapshot_rrsets: ZoneSnapshotRrsetTable
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
+  report_requests: ReportRequestTable
   client_responses: ClientResponseTable
 }
 
 export type AccountRow = Selectable<AccountTable>
+export type ReportRequestRow = Selectable<ReportRequestTable>
 export type UserRow = Selectable<UserTable>
 export type NewUserRow = Insertable<UserTable>
 export type UserUpdate = Updateable<UserTable>

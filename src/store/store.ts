@@ -1,5 +1,5 @@
 import type { EngineName } from './engine.ts'
-import type { AccountRow, AuditRow, TaskRow, UserRow, ZoneRow } from './schema.ts'
+import type { AccountRow, AuditRow, ReportRequestRow, TaskRow, UserRow, ZoneRow } from './schema.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
 import type { ZoneSettings } from '../zone/settings.ts'
@@ -579,13 +579,80 @@ export interface QueryCountRow {
   counts: Partial<Record<string, number>>
 }
 
+/** Keys a count report sorts by: zone name, first and last day with data, total, day. */
+export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day'
+
+/**
+ * What a report reads of the query counts: the zones of `accountIds` (counts are kept by zone
+ * name and belong to the account that holds the zone now), days `from`–`to` inclusive
+ * ('YYYY-MM-DD'), every node summed; ordered by `sort` (then by the zone and day for a stable
+ * order), a page from `offset`.
+ */
+export interface CountReportQuery {
+  accountIds: string[]
+  zone?: string
+  from: string
+  to: string
+  sort: Array<[CountSortKey, 'ASC' | 'DESC']>
+  offset: number
+  limit: number
+}
+
+/** Counters summed over a group of days, with the group's first and last day with data. */
+export interface CountedRow {
+  zone: string
+  accountName: string
+  /** First and last day with data in the group ('YYYY-MM-DD'). */
+  start: string
+  end: string
+  counts: Record<string, number>
+}
+
 /** Aggregated query counts (query volume and response codes), added to, never replaced. */
 export interface QueryCountStore {
+  /** Query volume per zone and calendar month (the zone query volume report). */
+  volumeByMonth (q: CountReportQuery): Promise<CountedRow[]>
+  /** Query volume per zone and day (the zone daily query volume report; `start` = `end` = the day). */
+  volumeByDay (q: CountReportQuery): Promise<CountedRow[]>
+  /** Response codes per zone over the whole range (the advanced response codes report). */
+  responseCodesByZone (q: CountReportQuery): Promise<CountedRow[]>
+  /** Responses per day over every zone of the accounts (the projected query volume report). */
+  dailyTotals (accountIds: string[], from: string, to: string): Promise<Array<{ day: string, total: number }>>
   /**
    * Add one flush of counts in one transaction: each row's counters are added to the stored
    * row of its (day, zone, node), created when missing. Throws (adding nothing) on failure.
    */
   add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void>
+}
+
+/** A report request as `POST /reports/...` creates it (see {@link ReportRequestStore}). */
+export interface NewReportRequest {
+  /** `<prefix>-<hex>`, e.g. `PQV-3f9a0c2e1b7d4a55`. */
+  id: string
+  /** The report's kind (its path), which the job computing it looks up. */
+  kind: string
+  userId: string | null
+  taskId: string | null
+  /** The accounts the report covers: who may read it back. */
+  accountIds: string[]
+  /** JSON-serialisable: the parsed request, offset and limit. */
+  params: unknown
+  createdAt: string
+  expiresAt: string
+}
+
+/**
+ * Report requests: created PENDING (with the task that computes them), then COMPLETE with the
+ * page of rows (gzip-compressed JSON) or ERROR with a message; deleted once expired. Access is
+ * checked by the caller against `account_ids`.
+ */
+export interface ReportRequestStore {
+  create (request: NewReportRequest): Promise<void>
+  find (id: string): Promise<ReportRequestRow | undefined>
+  complete (id: string, result: { rows: Uint8Array, rowCount: number, hasNext: boolean }, at: string): Promise<void>
+  fail (id: string, message: string, at: string): Promise<void>
+  /** Delete the requests whose `expires_at` is at or before `at`; returns how many. */
+  deleteExpired (at: string): Promise<number>
 }
 
 /**
@@ -665,6 +732,7 @@ export interface Store {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,

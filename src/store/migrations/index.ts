@@ -12,6 +12,7 @@ import * as m0008 from './0008-zone-settings.ts'
 import * as m0009 from './0009-zone-snapshots.ts'
 import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
+import * as m0012 from './0012-report-requests.ts'
 import * as m0014 from './0014-client-responses.ts'
 
 interface EngineMigration {
@@ -31,6 +32,7 @@ const migrations: Record<string, EngineMigration> = {
   '0009-zone-snapshots': m0009,
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
+  '0012-report-requests': m0012,
   '0014-client-responses': m0014
 }
 

@@ -1,7 +1,7 @@
-import { sql, type Kysely } from 'kysely'
+import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
 import type { Database } from '../schema.ts'
-import type { QueryCountRow, QueryCountStore } from '../store.ts'
+import type { CountedRow, CountReportQuery, CountSortKey, QueryCountRow, QueryCountStore } from '../store.ts'
 
 /** Rows per INSERT: 45 parameters a row stays far below both engines' limits. */
 const ROWS_PER_STATEMENT = 200
@@ -9,12 +9,19 @@ const ROWS_PER_STATEMENT = 200
 type CountTable = 'query_volume' | 'response_codes'
 
 export class SqlQueryCountStore implements QueryCountStore {
+  private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+    this.db = db
     this.inTransaction = inTransaction
   }
+
+  async volumeByMonth (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.volumeByMonth(this.db, q) }
+  async volumeByDay (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.volumeByDay(this.db, q) }
+  async responseCodesByZone (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.responseCodesByZone(this.db, q) }
+  async dailyTotals (accountIds: string[], from: string, to: string): Promise<Array<{ day: string, total: number }>> { return await countReads.dailyTotals(this.db, accountIds, from, to) }
 
   async add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void> {
     if (flush.volume.length === 0 && flush.rcodes.length === 0) return
@@ -38,5 +45,74 @@ async function upsert (db: Kysely<Database>, table: CountTable, counters: readon
     await db.insertInto(table).values(values as any)
       .onConflict(oc => oc.columns(['day', 'zone', 'node']).doUpdateSet(set as any))
       .execute()
+  }
+}
+
+/** Sum of one counter over the group, as a number on both engines. */
+function sumOf (table: string, counter: string): RawBuilder<unknown> {
+  return sql`coalesce(sum(${sql.ref(`${table}.${counter}`)}), 0)`
+}
+
+function toNumber (v: unknown): number {
+  return typeof v === 'number' ? v : Number(v)
+}
+
+type Grouping = 'month' | 'day' | 'range'
+
+/**
+ * The counters of `table` summed per zone and `grouping` (calendar month, day, or the whole
+ * range), for the zones of the accounts, in the query's order.
+ */
+async function countReport (db: Kysely<Database>, table: CountTable, counters: readonly string[], grouping: Grouping, q: CountReportQuery): Promise<CountedRow[]> {
+  if (q.accountIds.length === 0) return []
+  const t = 'c'
+  const period = grouping === 'month' ? [sql`substr(${sql.ref(`${t}.day`)}, 1, 7)`] : grouping === 'day' ? [sql.ref(`${t}.day`)] : []
+  const start = sql`min(${sql.ref(`${t}.day`)})`
+  const end = sql`max(${sql.ref(`${t}.day`)})`
+  const order: Record<CountSortKey, RawBuilder<unknown>> = {
+    zone: sql`${sql.ref(`${t}.zone`)}`,
+    start,
+    end,
+    total: counters.includes('rsp_total') ? sumOf(t, 'rsp_total') : sql`(${sql.join(counters.map(c => sumOf(t, c)), sql` + `)})`,
+    day: start
+  }
+  let query = db.selectFrom(`${table} as ${t}` as 'query_volume as c')
+    .innerJoin('zones as z', 'z.name', `${t}.zone` as 'c.zone')
+    .innerJoin('accounts as a', 'a.id', 'z.account_id')
+    .where('z.account_id', 'in', q.accountIds)
+    .where(`${t}.day` as 'c.day', '>=', q.from)
+    .where(`${t}.day` as 'c.day', '<=', q.to)
+  if (q.zone !== undefined) query = query.where(`${t}.zone` as 'c.zone', '=', q.zone)
+  let select = query
+    .select([sql<string>`${sql.ref(`${t}.zone`)}`.as('zone'), 'a.name as account_name', start.as('start_day'), end.as('end_day')])
+    .select(counters.map(c => sumOf(t, c).as(c)))
+    .groupBy([sql`${sql.ref(`${t}.zone`)}`, 'a.name', ...period])
+  for (const [key, dir] of [...q.sort, ['zone', 'ASC'], ['start', 'ASC']] as Array<[CountSortKey, 'ASC' | 'DESC']>) {
+    select = select.orderBy(order[key], dir === 'DESC' ? 'desc' : 'asc')
+  }
+  const rows = await select.offset(q.offset).limit(q.limit).execute() as Array<Record<string, unknown>>
+  return rows.map(r => ({
+    zone: r.zone as string,
+    accountName: r.account_name as string,
+    start: r.start_day as string,
+    end: r.end_day as string,
+    counts: Object.fromEntries(counters.map(c => [c, toNumber(r[c])]))
+  }))
+}
+
+/** The report reads of {@link SqlQueryCountStore}. */
+export const countReads = {
+  volumeByMonth: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'month', q),
+  volumeByDay: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'day', q),
+  responseCodesByZone: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'response_codes', RCODE_COUNTERS, 'range', q),
+  async dailyTotals (db: Kysely<Database>, accountIds: string[], from: string, to: string): Promise<Array<{ day: string, total: number }>> {
+    if (accountIds.length === 0) return []
+    const rows = await db.selectFrom('query_volume as c')
+      .innerJoin('zones as z', 'z.name', 'c.zone')
+      .where('z.account_id', 'in', accountIds)
+      .where('c.day', '>=', from).where('c.day', '<=', to)
+      .select(['c.day', sumOf('c', 'rsp_total').as('total')])
+      .groupBy('c.day').orderBy('c.day').execute() as Array<{ day: string, total: unknown }>
+    return rows.map(r => ({ day: r.day, total: toNumber(r.total) }))
   }
 }

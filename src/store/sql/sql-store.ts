@@ -4,10 +4,11 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
+import { SqlReportRequestStore } from './report-requests.ts'
 import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
@@ -34,6 +35,7 @@ interface Parts {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
 }
 
@@ -88,7 +90,8 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
+      queryCounts: new SqlQueryCountStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
+      reportRequests: new SqlReportRequestStore(db),
       clientResponses: new SqlClientResponseStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
@@ -103,6 +106,7 @@ export class SqlStore implements Store {
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
+  get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
 
   get engine (): Engine['name'] {

@@ -1,4 +1,5 @@
 import { DEFAULT_NAMESERVERS } from '../../config/config.ts'
+import { COMPUTE_REPORT, computeReport } from '../../reports/requests/service.ts'
 import type { TaskHandler } from '../runner.ts'
 import { EXPORT_ZONES, exportZones } from './export-zones.ts'
 import { UPLOAD_ZONE, uploadZoneJob, type UploadSettings } from './upload-zone.ts'
@@ -10,6 +11,7 @@ export function taskHandlers (settings: UploadSettings = { nameservers: DEFAULT_
     [EXPORT_ZONES]: exportZones,
     [UPLOAD_ZONE]: uploadZoneJob(settings),
     [SNAPSHOT_ZONE]: snapshotZoneJob,
-    [RESTORE_ZONE]: restoreZoneJob
+    [RESTORE_ZONE]: restoreZoneJob,
+    [COMPUTE_REPORT]: computeReport
   }
 }

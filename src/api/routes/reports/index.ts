@@ -7,6 +7,7 @@ import { principalOf } from '../../plugins/auth.ts'
 import { apiVersionOf } from '../../plugins/version-prefix.ts'
 import { AuditFilters, AuditFiltersQuerystring, AuditList, AuditQuerystring } from '../../schemas/audit.ts'
 import { ErrorBody } from '../../schemas/common.ts'
+import { wantsCsv } from './csv.ts'
 
 const AUDIT_PATH = 'reports/dns_configuration/audit'
 
@@ -22,11 +23,6 @@ const LINK_PATH = `/v1/${AUDIT_PATH}`
 function searchPath (request: FastifyRequest): string {
   const version = apiVersionOf(request)
   return version === 'latest' ? AUDIT_PATH : `${version}/${AUDIT_PATH}`
-}
-
-/** `Accept: text/csv` (spec "Endpoints"): anything else, or no Accept, is JSON. */
-function wantsCsv (request: FastifyRequest): boolean {
-  return /(^|,)\s*text\/csv\s*(;|,|$)/i.test(request.headers.accept ?? '')
 }
 
 /**

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import type { LightMyRequestResponse } from 'fastify'
 import { formatGmt } from '../../../../src/reports/audit.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
+import { parseCsv } from '../../../helpers/csv.ts'
 import { engineCases } from '../../../helpers/engines.ts'
 import { client, errorCode } from '../../../helpers/zones.ts'
 
@@ -53,24 +54,6 @@ function links (res: LightMyRequestResponse, from = `http://zonal.test/v3${AUDIT
     out[m[2]!] = url.pathname + url.search
   }
   return out
-}
-
-/** RFC 4180: fields separated by commas, quoted fields with doubled quotes and line breaks, CRLF rows. */
-function parseCsv (text: string): string[][] {
-  const rows: string[][] = []
-  let row: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++ } else if (c === '"') quoted = false
-      else cell += c
-    } else if (c === '"') quoted = true
-    else if (c === ',') { row.push(cell); cell = '' } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++ } else cell += c
-  }
-  assert.equal(cell + row.join(''), '', 'the CSV ends with CRLF')
-  return rows
 }
 
 const q = (filter: string, extra = ''): string => `${AUDIT}?filter=${encodeURIComponent(filter)}${extra}`

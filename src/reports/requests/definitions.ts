@@ -1,0 +1,20 @@
+import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
+import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
+import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
+import { zoneQueryVolumeReport } from '../zone-query-volume.ts'
+import type { ReportDefinition } from './definition.ts'
+
+/** Every asynchronous report the service answers, by its POST path. */
+export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
+  zoneQueryVolumeReport,
+  zoneDailyQueryVolumeReport,
+  projectedQueryVolumeReport,
+  advancedResponseCodesReport
+]
+
+const byPath = new Map(reportDefinitions.map(d => [d.path, d]))
+
+/** The definition a request row's kind (its path) names. */
+export function definitionOfKind (kind: string): ReportDefinition<any> | undefined {
+  return byPath.get(kind)
+}
