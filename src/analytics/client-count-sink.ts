@@ -1,5 +1,6 @@
 import { setImmediate as yieldNow } from 'node:timers/promises'
-import { classCNetwork, clientAddress, type Geo, UNKNOWN } from './geoip.ts'
+import { type Geo, UNKNOWN } from './geoip.ts'
+import { classCNetwork, clientAddress } from './networks.ts'
 import type { QueryBatch } from './query-batch.ts'
 import { nameOfKey } from './query-batch.ts'
 import type { QuerySink } from './query-sink.ts'

@@ -157,28 +157,3 @@ export class GeoIp {
     return UNKNOWN
   }
 }
-
-const classCScratch = new Uint8Array(16)
-
-/**
- * The "class C" network of an address, as the report spells it: IPv4 `a.b.c.0` (its /24);
- * IPv6 its /48 in compressed form (`2001:db8:1::`); IPv4-mapped IPv6 as IPv4. '' when `address`
- * is not an address.
- */
-export function classCNetwork (address: string): string {
-  const b = classCScratch
-  const length = parseAddress(address, b)
-  if (length === 0) return ''
-  if (length === 4) return `${b[0]}.${b[1]}.${b[2]}.0`
-  const groups: string[] = []
-  for (let i = 0; i < 3; i++) groups.push(((b[2 * i]! << 8) | b[2 * i + 1]!).toString(16))
-  // The compressed form of the /48: the zero groups at its end become '::'.
-  while (groups.length > 0 && groups[groups.length - 1] === '0') groups.pop()
-  return groups.length === 0 ? '::' : `${groups.join(':')}::`
-}
-
-/** An address in the form stored and reported: IPv4-mapped IPv6 as IPv4, the rest as given. */
-export function clientAddress (address: string): string {
-  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7)
-  return address
-}

@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict'
 import { before, describe, it } from 'node:test'
 import { ClientCountSink, type ClientCountRow, type Locator } from '../../src/analytics/client-count-sink.ts'
-import { classCNetwork, clientAddress, countryName, GeoIp, shippedDatabases, UNKNOWN } from '../../src/analytics/geoip.ts'
+import { countryName, GeoIp, shippedDatabases, UNKNOWN } from '../../src/analytics/geoip.ts'
+import { classCNetwork, clientAddress } from '../../src/analytics/networks.ts'
 import { QueryBatch } from '../../src/analytics/query-batch.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
 

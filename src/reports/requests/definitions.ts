@@ -1,4 +1,5 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
+import { clientIpReport } from '../client-ip.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
 import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
 import { zoneQueryVolumeReport } from '../zone-query-volume.ts'
@@ -9,7 +10,8 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   zoneQueryVolumeReport,
   zoneDailyQueryVolumeReport,
   projectedQueryVolumeReport,
-  advancedResponseCodesReport
+  advancedResponseCodesReport,
+  clientIpReport
 ]
 
 const byPath = new Map(reportDefinitions.map(d => [d.path, d]))
