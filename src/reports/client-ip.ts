@@ -31,7 +31,7 @@ export interface ClientIpParams {
 export const clientIpReport: ReportDefinition<ClientIpParams> = {
   prefix: 'CIP',
   path: 'reports/dns_resolution/directional_response_counts/client_ip',
-  summary: 'Request the client IP directional response counts report (responses per client of one class C network)',
+  summary: 'Request the client IP directional response counts report (responses per client of one class C network; places: IP Geolocation by DB-IP, https://db-ip.com)',
   limit: { default: 1000, max: 10_000 },
   columns: ['accountName', 'reportStartDate', 'reportEndDate', 'classCNetwork', 'clientIP', 'country', 'city', 'region', 'authNode', 'responseCount'],
   async parse (input) {
