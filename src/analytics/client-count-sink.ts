@@ -195,7 +195,17 @@ export class ClientCountSink implements QuerySink {
       try {
         await this.writer.add([...rows.values()])
       } catch (err) {
-        for (const [key, row] of rows) merge(this.retry, key, row)
+        // Kept for the next flush, within the same bound: while the database is down, the rows
+        // of further clients fold into the overflow rows.
+        for (const [key, row] of rows) {
+          if (row.clientIp === '' || this.retry.has(key) || this.retry.size < this.opts.maxClients) {
+            merge(this.retry, key, row)
+          } else {
+            const folded = { ...row, clientIp: '', classC: '', ...UNKNOWN }
+            merge(this.retry, keyOf(folded), folded)
+            this.overflowed += row.responses
+          }
+        }
         this.opts.onError?.(err)
         throw err
       }

@@ -179,6 +179,23 @@ describe('ClientCountSink', () => {
     ])
   })
 
+  it('keeps at most maxClients client rows while writes fail; the rest fold into the overflow row', async () => {
+    const writer = new Recorder()
+    const sink = new ClientCountSink(writer, { flushMs: 3_600_000, maxClients: 2, locator: async () => undefined })
+    writer.fail = 2
+    sink.write(batchOf([{ address: '127.0.0.2' }, { address: '127.0.0.3' }]))
+    await assert.rejects(sink.flush())
+    sink.write(batchOf([{ address: '127.0.0.2' }, { address: '127.0.0.4' }, { address: '127.0.0.4' }]))
+    await assert.rejects(sink.flush())
+    assert.equal(sink.overflowed, 2)
+    await sink.flush()
+    assert.deepEqual(sorted(writer.flushes[0]!).map(r => [r.clientIp, r.classC, r.responses]), [
+      ['127.0.0.2', '127.0.0.0', 2],
+      ['127.0.0.3', '127.0.0.0', 1],
+      ['', '', 2]
+    ])
+  })
+
   it('counts without places when the locator cannot open, and says so once', async () => {
     const writer = new Recorder()
     const errors: unknown[] = []
