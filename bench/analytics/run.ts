@@ -1,10 +1,14 @@
 // `npm run bench -- analytics`: the query count sink's cost per query (aggregating batch columns)
-// and the time of one flush to SQLite. BENCH_ANALYTICS_ZONES (1000) distinct zones.
+// and the time of one flush to SQLite. BENCH_ANALYTICS_ZONES (1000) distinct zones. Then the raw
+// sample sink's cost per query (a budget of 1000 a second, every query in one second: the
+// reservoir's draw for each, a sample made for the few kept), without and with error responses
+// (1 in 7, each kept: at most 10,000 held), and the time of its flush to SQLite.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { QueryBatch } from '../../src/analytics/query-batch.ts'
 import { QueryCountSink } from '../../src/analytics/query-count-sink.ts'
+import { RawSampleSink } from '../../src/analytics/raw-sample-sink.ts'
 import { QueryFlag } from '../../src/dns/server/query-capture.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
@@ -45,6 +49,24 @@ try {
     await sink.flush()
     const ms = Number(process.hrtime.bigint() - f0) / 1e6
     process.stdout.write(`zone changes every ${run} quer${run === 1 ? 'y' : 'ies'}: ${ns.toFixed(1)} ns/query (${(1e9 / ns / 1e6).toFixed(1)} M queries/s); flush of ${ZONES} (day, zone) rows to SQLite: ${ms.toFixed(1)} ms\n`)
+  }
+  for (const errors of [false, true]) {
+    const b = batch(64)
+    for (let i = 0; i < SIZE; i++) {
+      b.rcode[i] = errors && i % 7 === 0 ? 3 : 0
+      b.qname[i] = b.zone[i]!
+      b.address[i] = '192.0.2.1'
+    }
+    const sink = new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, { perSecond: 1000, flushMs: 3_600_000, maxPending: 10_000 })
+    for (let i = 0; i < 20; i++) sink.write(b) // warm-up
+    const t0 = process.hrtime.bigint()
+    for (let i = 0; i < BATCHES; i++) sink.write(b)
+    const ns = Number(process.hrtime.bigint() - t0) / (BATCHES * SIZE)
+    const f0 = process.hrtime.bigint()
+    await sink.close()
+    const ms = Number(process.hrtime.bigint() - f0) / 1e6
+    const c = sink.counts()
+    process.stdout.write(`raw samples, ${errors ? 'one error response in 7' : 'no error responses'}: ${ns.toFixed(1)} ns/query (${(1e9 / ns / 1e6).toFixed(1)} M queries/s); flush of ${c.written} rows to SQLite: ${ms.toFixed(1)} ms (${c.dropped} dropped)\n`)
   }
 } finally {
   await store.close()

@@ -64,12 +64,6 @@ type Counted = Map<string, Map<number, Map<string, Map<string, Client>>>>
 /** Node → day → zone wire key → queries counted in the overflow row. */
 type Overflow = Map<string, Map<number, Map<string, number>>>
 
-/** The two capture columns of EDNS Client Subnet (''/0 when a query had none). */
-interface EcsColumns {
-  ecsAddress: string[]
-  ecsPrefix: Uint8Array
-}
-
 const DAY_MS = 86_400_000
 /** Look-ups between two yields to the event loop while a flush places its clients. */
 const LOCATE_SLICE = 2000
@@ -111,7 +105,7 @@ export class ClientCountSink implements QuerySink {
 
   write (batch: QueryBatch): void {
     const node = batch.node
-    const { ecsAddress, ecsPrefix } = batch as unknown as Partial<EcsColumns>
+    const { ecsAddress, ecsPrefix } = batch
     let zones: Map<string, Map<string, Client>> | undefined
     let lastDay = -1
     let lastZone = ''
@@ -127,7 +121,7 @@ export class ClientCountSink implements QuerySink {
         lastZone = zone
       }
       const address = batch.address[i]!
-      const ecs = ecsAddress !== undefined && ecsPrefix![i]! > 0 ? ecsAddress[i]! : ''
+      const ecs = ecsPrefix[i]! > 0 ? ecsAddress[i]! : ''
       let client = addresses.get(address)
       // A distinct client is an address without ECS, or an address and one ECS subnet.
       const seen = ecs === '' ? client !== undefined && client.plain > 0 : client?.ecs?.has(ecs) === true

@@ -1,6 +1,6 @@
-import { QueryFlag, type QueryCapture } from '../dns/server/query-capture.ts'
+import { QueryFlag, type EcsOption, type QueryCapture } from '../dns/server/query-capture.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import { QueryBatch } from './query-batch.ts'
+import { QueryBatch, type QueryColumns } from './query-batch.ts'
 import type { QuerySink } from './query-sink.ts'
 
 export interface QueryCollectorOptions {
@@ -49,6 +49,12 @@ export class QueryCollector implements QueryCapture {
   private readonly idle: (() => void)[] = []
   private readonly timer: NodeJS.Timeout
   private readonly stats: CollectorStats = { captured: 0, dropped: 0, written: 0, failed: 0 }
+  /**
+   * The wall clock less this thread's `performance.now()`, read again every `flushMs`: one
+   * clock reading per query gives both its time and its response time, and the times follow
+   * changes of the wall clock within `flushMs`.
+   */
+  private clockOffset = Date.now() - performance.now()
 
   private readonly sink: QuerySink
   private readonly opts: QueryCollectorOptions
@@ -60,7 +66,10 @@ export class QueryCollector implements QueryCapture {
     const count = opts.batches ?? 8
     if (!(size >= 1) || !(count >= 1)) throw new RangeError('a query collector needs at least one batch of at least one query')
     for (let i = 0; i < count; i++) this.free.push(new QueryBatch(size, opts.node))
-    this.timer = setInterval(() => this.handOver(), opts.flushMs ?? 1000)
+    this.timer = setInterval(() => {
+      this.clockOffset = Date.now() - performance.now()
+      this.handOver()
+    }, opts.flushMs ?? 1000)
     this.timer.unref()
   }
 
@@ -73,18 +82,18 @@ export class QueryCollector implements QueryCapture {
     return { ...this.stats }
   }
 
-  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number, requestSize: number, responseSize: number, flags: number, time?: number): void {
-    let b = this.current
+  query (client: Client, zone: string | undefined, qname: string | undefined, qtype: number, opcode: number, rcode: number,
+    request: Uint8Array, response: Uint8Array, responseSize: number, flags: number, received: number, ecs: EcsOption | undefined): void {
+    const b = this.batch()
     if (b === undefined) {
-      b = this.free.pop()
-      if (b === undefined) {
-        this.stats.dropped++
-        return
-      }
-      this.current = b
+      this.stats.dropped++
+      return
     }
     const i = b.length++
-    b.time[i] = time ?? Date.now()
+    const now = performance.now()
+    b.time[i] = this.clockOffset + now
+    // Whole microseconds (the typed array truncates); over 71 minutes would wrap, never seen.
+    b.responseMicros[i] = now > received ? (now - received) * 1000 : 0
     b.zone[i] = zone ?? ''
     b.qname[i] = qname ?? ''
     b.qtype[i] = qtype
@@ -92,11 +101,70 @@ export class QueryCollector implements QueryCapture {
     b.rcode[i] = rcode
     b.address[i] = client.address
     b.port[i] = client.port
-    b.requestSize[i] = requestSize
+    b.requestSize[i] = request.length
     b.responseSize[i] = responseSize
     b.flags[i] = flags | (client.transport === 'tcp' ? QueryFlag.TCP : 0) | (client.family === 'IPv6' ? QueryFlag.IPV6 : 0)
+    b.dnsId[i] = (request[0]! << 8) | request[1]!
+    b.qdcount[i] = (response[4]! << 8) | response[5]!
+    b.ancount[i] = (response[6]! << 8) | response[7]!
+    b.nscount[i] = (response[8]! << 8) | response[9]!
+    b.arcount[i] = (response[10]! << 8) | response[11]!
+    b.ecsAddress[i] = ''
+    if (ecs === undefined) {
+      b.ecsFamily[i] = 0
+      b.ecsPrefix[i] = 0
+    } else b.setEcs(i, ecs.bytes, ecs.at, ecs.length)
     this.stats.captured++
     if (b.length === b.capacity) this.handOver()
+  }
+
+  /**
+   * Add queries captured elsewhere (a DNS worker thread's, already finished: their Client
+   * Subnet addresses written out), as many as there is room for; the rest are dropped and
+   * counted.
+   */
+  append (c: QueryColumns): void {
+    for (let j = 0; j < c.length; j++) {
+      const b = this.batch()
+      if (b === undefined) {
+        this.stats.dropped += c.length - j
+        return
+      }
+      const i = b.length++
+      b.time[i] = c.time[j]!
+      b.qtype[i] = c.qtype[j]!
+      b.opcode[i] = c.opcode[j]!
+      b.rcode[i] = c.rcode[j]!
+      b.port[i] = c.port[j]!
+      b.requestSize[i] = c.requestSize[j]!
+      b.responseSize[i] = c.responseSize[j]!
+      b.flags[i] = c.flags[j]!
+      b.dnsId[i] = c.dnsId[j]!
+      b.qdcount[i] = c.qdcount[j]!
+      b.ancount[i] = c.ancount[j]!
+      b.nscount[i] = c.nscount[j]!
+      b.arcount[i] = c.arcount[j]!
+      b.responseMicros[i] = c.responseMicros[j]!
+      b.ecsPrefix[i] = c.ecsPrefix[j]!
+      b.ecsFamily[i] = 0
+      b.address[i] = c.address[j]!
+      b.zone[i] = c.zone[j]!
+      b.qname[i] = c.qname[j]!
+      b.ecsAddress[i] = c.ecsAddress[j]!
+      this.stats.captured++
+      if (b.length === b.capacity) this.handOver()
+    }
+  }
+
+  /** The batch being filled, or a free one; undefined when none is free. */
+  private batch (): QueryBatch | undefined {
+    let b = this.current
+    if (b === undefined) {
+      b = this.free.pop()
+      if (b === undefined) return undefined
+      this.current = b
+    }
+    return b
   }
 
   /** Queue the batch being filled for the sink. */
@@ -124,6 +192,7 @@ export class QueryCollector implements QueryCapture {
     this.writing = true
     let result: void | Promise<void>
     try {
+      b.finish()
       result = this.sink.write(b)
     } catch (err) {
       this.settle(b, false, err)

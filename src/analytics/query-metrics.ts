@@ -4,6 +4,7 @@ import { typeName } from '../zone/rdata/index.ts'
 import type { ClientCountSink } from './client-count-sink.ts'
 import type { CounterSink } from './counter-sink.ts'
 import type { QueryCollector } from './query-collector.ts'
+import type { RawSampleSink } from './raw-sample-sink.ts'
 
 /** Rcode names by value (the first name of a shared value: 16 is BADVERS). */
 const RCODE_NAMES = new Map<number, string>()
@@ -66,6 +67,27 @@ export function registerQueryMetrics (registry: Registry, counts: CounterSink, c
       const stats = collector.counts()
       this.inc({ reason: 'dropped' }, stats.dropped)
       this.inc({ reason: 'failed' }, stats.failed)
+    }
+  })
+}
+
+/**
+ * The raw query sampler's outcomes: samples written, dropped (more waiting than it holds: writes
+ * failing, or error responses flooding) and duplicate (a packet id the store already had).
+ */
+export function registerRawSampleMetrics (registry: Registry, sink: RawSampleSink): void {
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_dns_raw_samples_total',
+    help: 'Raw query samples: written to the database, dropped (more waiting than held: writes failing, or error responses flooding), duplicate (a packet id already stored)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect () {
+      this.reset()
+      const stats = sink.counts()
+      this.inc({ outcome: 'written' }, stats.written)
+      this.inc({ outcome: 'dropped' }, stats.dropped)
+      this.inc({ outcome: 'duplicate' }, stats.duplicate)
     }
   })
 }

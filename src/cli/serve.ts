@@ -21,7 +21,8 @@ import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { ClientCountSink } from '../analytics/client-count-sink.ts'
 import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
-import { registerClientCountMetrics, registerQueryMetrics } from '../analytics/query-metrics.ts'
+import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
+import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -46,6 +47,12 @@ export interface RunningService {
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
   queryCounts: QueryCountSink
+  /**
+   * Raw query samples (`ZONAL_ANALYTICS_RAW_PER_SECOND`; undefined at 0), written every
+   * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush(true)` (after `queries.flush`) writes
+   * every second's sample now.
+   */
+  rawSamples: RawSampleSink | undefined
   /**
    * Responses per day, zone, client and place (the client IP report), added to the database
    * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
@@ -82,8 +89,16 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     },
     onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
   })
-  const queries = new QueryCollector(new FanOutSink([queryCounts, queryVolume, clientCounts]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  const rawSamples = config.analyticsRawPerSecond === 0
+    ? undefined
+    : new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, {
+      perSecond: config.analyticsRawPerSecond,
+      flushMs: config.analyticsFlushSeconds * 1000,
+      onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
+    })
+  const queries = new QueryCollector(new FanOutSink(rawSamples === undefined ? [queryCounts, queryVolume, clientCounts] : [queryCounts, queryVolume, clientCounts, rawSamples]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries)
+  if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
   registerClientCountMetrics(metrics, clientCounts)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
@@ -163,6 +178,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dnsRef = dns
     await refresher.start()
     queryVolume.start()
+    rawSamples?.start()
     clientCounts.start()
   } catch (err) {
     await refresher.stop()
@@ -191,6 +207,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns,
     secondaries: refresher,
     queryCounts: queryVolume,
+    rawSamples,
     clientCounts,
     queries: {
       collector: queries,
@@ -217,6 +234,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queries.close()
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
+        await rawSamples?.close().catch(() => {})
         await clientCounts.close().catch(() => {})
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()

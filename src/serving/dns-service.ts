@@ -1,6 +1,6 @@
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import type { QueryCapture } from '../dns/server/query-capture.ts'
+import type { CaptureTarget } from './dns-worker-protocol.ts'
 import { listenAll, probePort, type BoundAddress, type Listeners } from '../dns/server/listeners.ts'
 import { ResponseRateLimiter, type RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import { DEFAULT_TCP_LIMITS, type TcpLimits } from '../dns/server/tcp-pool.ts'
@@ -53,7 +53,7 @@ export interface DnsServiceOptions {
   rateLimit?: RateLimitOptions
   logger: SyncLogger & { warn (obj: object, msg: string): void }
   /** Told of every query answered (the analytics capture). */
-  capture?: QueryCapture
+  capture?: CaptureTarget
   /** Told of every NOTIFY accepted for a secondary zone from one of its primaries. */
   onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
   secrets: SecretBox

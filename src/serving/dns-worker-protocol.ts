@@ -1,6 +1,7 @@
-import type { QueryBatch } from '../analytics/query-batch.ts'
+import type { QueryBatch, QueryColumns } from '../analytics/query-batch.ts'
 import type { JournalStep, ZoneServedSettings, ZoneSnapshot } from '../dns/index/zone-data.ts'
 import type { Client } from '../dns/server/handle-query.ts'
+import type { QueryCapture } from '../dns/server/query-capture.ts'
 import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
@@ -36,20 +37,18 @@ export interface DnsWorkerConfig {
   udpBatch: boolean
 }
 
-/** One captured batch, as much of it as was filled, copied out of the worker's batch. */
-export interface CapturedBatch {
-  length: number
-  time: Float64Array
-  qtype: Uint16Array
-  opcode: Uint8Array
-  rcode: Uint16Array
-  port: Uint16Array
-  requestSize: Uint16Array
-  responseSize: Uint16Array
-  flags: Uint8Array
-  address: string[]
-  zone: string[]
-  qname: string[]
+/**
+ * One captured batch, as much of it as was filled, copied out of the worker's batch (finished:
+ * the Client Subnet addresses written out).
+ */
+export type CapturedBatch = QueryColumns
+
+/**
+ * The main thread's capture (`analytics/QueryCollector`): the queries it answers itself, and
+ * the batches the DNS workers captured, added as they are.
+ */
+export interface CaptureTarget extends QueryCapture {
+  append (batch: CapturedBatch): void
 }
 
 /** A filled query batch as a message (the worker's batch is reused: this is a copy). */
@@ -65,9 +64,17 @@ export function capturedBatch (b: QueryBatch): CapturedBatch {
     requestSize: b.requestSize.slice(0, n),
     responseSize: b.responseSize.slice(0, n),
     flags: b.flags.slice(0, n),
+    dnsId: b.dnsId.slice(0, n),
+    qdcount: b.qdcount.slice(0, n),
+    ancount: b.ancount.slice(0, n),
+    nscount: b.nscount.slice(0, n),
+    arcount: b.arcount.slice(0, n),
+    responseMicros: b.responseMicros.slice(0, n),
+    ecsPrefix: b.ecsPrefix.slice(0, n),
     address: b.address.slice(0, n),
     zone: b.zone.slice(0, n),
-    qname: b.qname.slice(0, n)
+    qname: b.qname.slice(0, n),
+    ecsAddress: b.ecsAddress.slice(0, n)
   }
 }
 

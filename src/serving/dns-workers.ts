@@ -3,12 +3,11 @@ import { rotationBuffer } from '../dns/answer/rotation.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
 import type { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import { QueryFlag, type QueryCapture } from '../dns/server/query-capture.ts'
 import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import { clearTcpClientRegion, tcpClientBuffer } from '../dns/server/tcp-clients.ts'
 import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
-import type { CapturedBatch, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
+import type { CaptureTarget, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 import type { AppliedStep, ZoneFeed } from './zone-sync.ts'
 
 export interface DnsWorkersOptions {
@@ -20,7 +19,7 @@ export interface DnsWorkersOptions {
   tcp: TcpLimits
   rateLimit?: RateLimitOptions
   /** Where the workers' captured queries go (on the main thread). */
-  capture?: QueryCapture
+  capture?: CaptureTarget
   /** The node name captured queries carry. */
   node: string
   /** UDP through the batched socket when its addon loads (else `node:dgram`); default true. */
@@ -62,21 +61,6 @@ const RESTART_MIN_MS = 100
 const RESTART_MAX_MS = 10_000
 /** A worker that lived this long counts as healthy again. */
 const HEALTHY_MS = 30_000
-
-/** Feed a captured batch from a worker into the main thread's capture. */
-function replay (capture: QueryCapture, b: CapturedBatch): void {
-  for (let i = 0; i < b.length; i++) {
-    const flags = b.flags[i]!
-    const client: Client = {
-      transport: (flags & QueryFlag.TCP) !== 0 ? 'tcp' : 'udp',
-      address: b.address[i]!,
-      port: b.port[i]!,
-      family: (flags & QueryFlag.IPV6) !== 0 ? 'IPv6' : 'IPv4'
-    }
-    capture.query(client, b.zone[i] === '' ? undefined : b.zone[i], b.qname[i] === '' ? undefined : b.qname[i], b.qtype[i]!, b.opcode[i]!, b.rcode[i]!,
-      b.requestSize[i]!, b.responseSize[i]!, flags & ~(QueryFlag.TCP | QueryFlag.IPV6), b.time[i]!)
-  }
-}
 
 /**
  * The DNS worker threads (DESIGN.md: API work must not stall answers): `count` workers, each
@@ -268,7 +252,7 @@ export class DnsWorkers implements ZoneFeed {
           this.wake()
           break
         case 'capture':
-          if (this.opts.capture !== undefined) replay(this.opts.capture, m.batch)
+          this.opts.capture?.append(m.batch)
           break
         case 'notify': {
           const zone = this.opts.index.get(m.origin)

@@ -196,6 +196,34 @@ export interface ReportRequestTable {
   expires_at: string
 }
 
+/** Raw query samples (migration 0013): one row per sampled response (see `RawQueryRow` of store.ts). */
+export interface RawQueryTable {
+  day: string
+  packet_id: number
+  packet_time: string
+  node: string
+  zone: string
+  qname: string
+  qtype: number
+  opcode: number
+  rcode: number
+  flags: number
+  transport: string
+  ip_version: number
+  address: string
+  port: number
+  ecs_address: string
+  ecs_prefix: number
+  dns_id: number
+  qdcount: number
+  ancount: number
+  nscount: number
+  arcount: number
+  request_size: number
+  response_size: number
+  response_micros: number
+}
+
 /** Responses per (day, zone, client, node, place) (migration 0014): `responses` is additive. */
 export interface ClientResponseTable {
   day: string
@@ -223,6 +251,7 @@ export interface Database {
   zone_snapshot_rrsets: ZoneSnapshotRrsetTable
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
+  raw_queries: RawQueryTable
   report_requests: ReportRequestTable
   client_responses: ClientResponseTable
 }

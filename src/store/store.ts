@@ -656,6 +656,56 @@ export interface ReportRequestStore {
 }
 
 /**
+ * One raw query sample: a response the service sent, as captured (analytics/raw-sample-sink.ts).
+ * Names in presentation form ('' for none), the zone as the name of the zone that answered.
+ */
+export interface RawQueryRow {
+  /** 'YYYY-MM-DD', UTC: the day of `time`. */
+  day: string
+  /** Unique (see the sink), below 2^53. */
+  packetId: number
+  /** When it was answered: 'YYYY-MM-DDTHH:mm:ss.SSSZ'. */
+  time: string
+  node: string
+  zone: string
+  qname: string
+  qtype: number
+  opcode: number
+  rcode: number
+  /** `QueryFlag` bits of dns/server/query-capture.ts, without TCP and IPV6. */
+  flags: number
+  transport: 'udp' | 'tcp'
+  ipVersion: 4 | 6
+  /** Where the query came from. */
+  address: string
+  port: number
+  /** The request's EDNS Client Subnet address ('' when none) and its source prefix length. */
+  ecsAddress: string
+  ecsPrefix: number
+  dnsId: number
+  qdcount: number
+  ancount: number
+  nscount: number
+  arcount: number
+  requestSize: number
+  responseSize: number
+  responseMicros: number
+}
+
+/** A page of raw query samples for the raw query report. */
+export interface RawQueryReportQuery {
+  /** The zones of these accounts (a sample of no zone, or another account's, is never read). */
+  accountIds: string[]
+  /** One zone (presentation name with the final dot). */
+  zone?: string
+  /** Packet times from `from` to `to`, both included ('YYYY-MM-DDTHH:mm:ss.SSSZ'). */
+  from: string
+  to: string
+  offset: number
+  limit: number
+}
+
+/**
  * One row of responses per client (migration 0014): the key (day 'YYYY-MM-DD' UTC, zone as a
  * presentation name or '', client address, node, country, region, city), the client's network
  * (`classC`) and the responses to add. The overflow row of a (day, zone, node) has clientIp,
@@ -690,6 +740,20 @@ export interface ClientResponseQuery {
   city?: string
   offset: number
   limit: number
+}
+
+/** Raw query samples: added every flush; deleted by the retention job only. */
+export interface RawQueryStore {
+  /**
+   * The samples of the accounts' zones in the time range, ordered by packet time then packet
+   * id, from `offset`, at most `limit`, each with its zone's account name.
+   */
+  report (q: RawQueryReportQuery): Promise<Array<RawQueryRow & { accountName: string }>>
+  /**
+   * Add the rows in one transaction; a row whose (day, packet_id) is already stored is left
+   * out. Resolves to the number of rows added; throws (adding nothing) on failure.
+   */
+  add (rows: readonly RawQueryRow[]): Promise<number>
 }
 
 /**
@@ -732,6 +796,7 @@ export interface Store {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly rawQueries: RawQueryStore
   readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
   /**

@@ -16,16 +16,13 @@ interface Q { address: string, ecs?: string, prefix?: number, zone?: string, tim
 /** A batch of queries; the EDNS Client Subnet columns as the capture fills them ('' and 0 for none). */
 function batchOf (queries: Q[], node = 'n1'): QueryBatch {
   const b = new QueryBatch(queries.length, node)
-  const ecsAddress = new Array<string>(queries.length).fill('')
-  const ecsPrefix = new Uint8Array(queries.length)
   queries.forEach((q, i) => {
     b.time[i] = q.time ?? DAY1
     b.zone[i] = q.zone ?? ORG
     b.address[i] = q.address
-    ecsAddress[i] = q.ecs ?? ''
-    ecsPrefix[i] = q.prefix ?? (q.ecs === undefined ? 0 : 24)
+    b.ecsAddress[i] = q.ecs ?? ''
+    b.ecsPrefix[i] = q.prefix ?? (q.ecs === undefined ? 0 : 24)
   })
-  Object.assign(b, { ecsAddress, ecsPrefix })
   b.length = queries.length
   return b
 }

@@ -7,6 +7,8 @@ import { parseName, wireKey } from '../../src/zone/name.ts'
 
 const udp: Client = { transport: 'udp', address: '192.0.2.7', port: 40001, family: 'IPv4' }
 const tcp: Client = { ...udp, transport: 'tcp' }
+const REQUEST = new Uint8Array(30)
+const RESPONSE = new Uint8Array(80)
 
 describe('CounterSink', () => {
   it('counts queries by rcode, qtype, transport and zone', async () => {
@@ -14,12 +16,12 @@ describe('CounterSink', () => {
     const collector = new QueryCollector(counts, { node: 'n1', batchSize: 2 })
     const org = wireKey(parseName('example.org.'))
     const net = wireKey(parseName('Example.NET.'))
-    collector.query(udp, org, org, 6, 0, 0, 30, 80, 0)
-    collector.query(udp, org, org, 1, 0, 3, 30, 80, 0)
-    collector.query(tcp, net, net, 1, 0, 0, 30, 80, 0)
-    collector.query(udp, undefined, wireKey(parseName('example.com.')), 1, 0, 5, 30, 30, 0)
-    collector.query(udp, org, org, 16, 0, 0, 30, 80, 0)
-    collector.query(tcp, org, org, 16, 0, 16, 30, 80, 0)
+    collector.query(udp, org, org, 6, 0, 0, REQUEST, RESPONSE, 80, 0, performance.now(), undefined)
+    collector.query(udp, org, org, 1, 0, 3, REQUEST, RESPONSE, 80, 0, performance.now(), undefined)
+    collector.query(tcp, net, net, 1, 0, 0, REQUEST, RESPONSE, 80, 0, performance.now(), undefined)
+    collector.query(udp, undefined, wireKey(parseName('example.com.')), 1, 0, 5, REQUEST, RESPONSE, 30, 0, performance.now(), undefined)
+    collector.query(udp, org, org, 16, 0, 0, REQUEST, RESPONSE, 80, 0, performance.now(), undefined)
+    collector.query(tcp, org, org, 16, 0, 16, REQUEST, RESPONSE, 80, 0, performance.now(), undefined)
     await collector.close()
     assert.equal(counts.total, 6)
     assert.deepEqual([...counts.byRcode()], [[0, 3], [3, 1], [5, 1], [16, 1]])

@@ -239,8 +239,8 @@ export interface Exchange {
 }
 
 /**
- * One request over UDP to host:port (loopback only), sent from `from` (another loopback
- * address; `host` by default); rejects when nothing comes back within `ms`.
+ * One request over UDP to host:port (loopback only); rejects when nothing comes back within `ms`.
+ * `from`: the source address (another loopback address, 127.0.0.2 say; the host by default).
  */
 export async function udpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000, from: string = host): Promise<Exchange> {
   const socket = createSocket(host === '::1' ? 'udp6' : 'udp4')
@@ -257,7 +257,7 @@ export async function udpExchange (host: '127.0.0.1' | '::1', port: number, requ
   }
 }
 
-/** One request over TCP (RFC 7766 length framing) to host:port (loopback only), from `from` (`host` by default). */
+/** One request over TCP (RFC 7766 length framing) to host:port (loopback only), from `from` (the host by default). */
 export async function tcpExchange (host: '127.0.0.1' | '::1', port: number, request: Uint8Array, ms = 2000, from: string = host): Promise<Exchange> {
   const socket = connect({ host, port, localAddress: from })
   try {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config/config.ts'
 import { startService, type RunningService } from '../../src/cli/serve.ts'
-import { freshDatabase, type TestDatabase } from './engines.ts'
+import { freshDatabase, type EngineCase, type TestDatabase } from './engines.ts'
 
 export interface TestService {
   service: RunningService
@@ -10,13 +10,15 @@ export interface TestService {
 }
 
 /**
- * The whole service as `npm start` runs it (HTTP API, DNS, tasks) on a fresh SQLite database,
- * listening on free loopback ports, with `admin`'s password `adminPassword`; `env` adds or
- * overrides ZONAL_ variables. Client addresses are placed nowhere (`ZONAL_GEOIP_DB=none`: the
- * shipped database takes about 135 MB a process) unless `env` asks for a database.
+ * The whole service as `npm start` runs it (HTTP API, DNS, tasks) on a fresh database (SQLite
+ * unless `engine` says otherwise), listening on free loopback ports, with `admin`'s password
+ * `adminPassword`; `env` adds or overrides ZONAL_ variables (ZONAL_DATABASE_URL: another node
+ * on an existing database). Client addresses are placed nowhere
+ * (`ZONAL_GEOIP_DB=none`: the shipped database takes about 135 MB a process) unless `env` asks
+ * for a database.
  */
-export async function startTestService (adminPassword: string, env: Record<string, string> = {}): Promise<TestService> {
-  const db = await freshDatabase('sqlite')
+export async function startTestService (adminPassword: string, env: Record<string, string> = {}, engine: EngineCase['name'] = 'sqlite'): Promise<TestService> {
+  const db = await freshDatabase(engine)
   const service = await startService(loadConfig({
     ZONAL_DATABASE_URL: db.url,
     ZONAL_HTTP_PORT: '0',

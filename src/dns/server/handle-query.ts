@@ -11,7 +11,7 @@ import { RRType } from '../../zone/rrtype.ts'
 import { decodeMessage, type Message } from '../wire/message.ts'
 import { MessageWriter, releaseScratch, type CaseCheck } from '../wire/writer.ts'
 import type { CachedReply } from '../index/reply-cache.ts'
-import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
+import { findEcs, requestFlags, responseFlags, EDNS_CLIENT_SUBNET, type EcsOption, type QueryCapture } from './query-capture.ts'
 
 export type Transport = 'udp' | 'tcp'
 
@@ -31,6 +31,11 @@ let lastType = 0
 let lastNameEnd = 0
 /** The EDNS state and reply size of the last request {@link questionKey} read, as its key ends. */
 let lastTail = ''
+/** Where the OPT rdata (its options) of the last request {@link questionKey} read starts, and its length (0: none). */
+let lastOptAt = 0
+let lastOptLength = 0
+/** The Client Subnet option of the request being answered, for the capture (reused). */
+const ECS: EcsOption = { bytes: new Uint8Array(0), at: 0, length: 0 }
 /** The lower-cased question of a request spelled with upper case. */
 const LOWERED = Buffer.alloc(260)
 
@@ -38,6 +43,7 @@ const LOWERED = Buffer.alloc(260)
  * The question's octets as sent of the usual query (one question with an uncompressed name, no
  * answer or authority records, at most an OPT record without options that matter): name as
  * spelled, type and class, then the EDNS state and the largest reply the client takes.
+ * Options (a Client Subnet, cookies) do not change the answer: the full path ignores them too.
  * Undefined for any other request, which is never answered from the cache. For a name without
  * upper-case letters this is its reply-cache key (see {@link loweredKey}).
  */
@@ -57,6 +63,7 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
   p = questionEnd
   let edns = 0
   let udpSize = MAX_UDP_NO_EDNS
+  lastOptLength = 0
   if (request[11] === 1) {
     // OPT: root owner, type 41, class = UDP size, TTL = ext-rcode/version/flags.
     if (p + 11 > request.length || request[p] !== 0 || request[p + 1] !== 0 || request[p + 2] !== RRType.OPT) return undefined
@@ -64,6 +71,8 @@ function questionKey (request: Uint8Array, transport: Transport): string | undef
     if (request[p + 6] !== 0) return undefined
     edns = (request[p + 7]! & 0x80) !== 0 ? 2 : 1
     const rdlength = (request[p + 9]! << 8) | request[p + 10]!
+    lastOptAt = p + 11
+    lastOptLength = rdlength
     p += 11 + rdlength
   }
   if (p !== request.length) return undefined
@@ -125,6 +134,20 @@ export interface QueryHandlerOptions {
   onNotify?: (zone: ZoneData, client: Client, serial: number | undefined) => void
 }
 
+/** The Client Subnet option of a decoded request, in {@link ECS}; undefined when it has none. */
+export function ecsOf (query: Message): EcsOption | undefined {
+  const options = query.edns?.options
+  if (options === undefined) return undefined
+  for (const o of options) {
+    if (o.code !== EDNS_CLIENT_SUBNET) continue
+    ECS.bytes = o.data
+    ECS.at = 0
+    ECS.length = o.data.length
+    return ECS
+  }
+  return undefined
+}
+
 /** A header-only error response (the question is echoed when it could be read). */
 function errorResponse (request: Uint8Array, rcode: number, query?: Message): Uint8Array {
   const w = new MessageWriter(512)
@@ -144,8 +167,11 @@ function errorResponse (request: Uint8Array, rcode: number, query?: Message): Ui
  * decides, and `onNotify` hears of the accepted ones. Every response is reported to the
  * capture, if there is one. Returns undefined when nothing must be sent (the request is
  * itself a response, or too short to answer).
+ *
+ * @param received `performance.now()` when the request was received (a batch of datagrams
+ *   takes one reading for all): the capture's response time counts from it
  */
-export function handleQuery (request: Uint8Array, client: Client, opts: QueryHandlerOptions): Uint8Array | undefined {
+export function handleQuery (request: Uint8Array, client: Client, opts: QueryHandlerOptions, received = performance.now()): Uint8Array | undefined {
   if (request.length < 12) return undefined
   if ((request[2]! & 0x80) !== 0) return undefined
   releaseScratch()
@@ -167,8 +193,12 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     const hit = replies.reply(entry, request, nameEnd, upper)
     if (hit !== undefined) {
       const response = personalise(hit, request, nameEnd, upper)
-      opts.capture?.query(client, hit.entry.shelf.zone!.originKey, hit.entry.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request.length, response.length,
-        requestFlags(request[2]!, request[3]!, lastEdns !== 0, lastEdns === 2) | responseFlags(response))
+      const capture = opts.capture
+      if (capture !== undefined) {
+        const ecs = lastOptLength > 0 && findEcs(request, lastOptAt, lastOptAt + lastOptLength, ECS) ? ECS : undefined
+        capture.query(client, hit.entry.shelf.zone!.originKey, hit.entry.nameKey, lastType, Opcode.QUERY, response[3]! & 0xf, request, response, response.length,
+          requestFlags(request[2]!, request[3]!, lastEdns !== 0, lastEdns === 2) | responseFlags(response), received, ecs)
+      }
       return response
     }
   }
@@ -178,14 +208,14 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
   } catch (err) {
     if (!(err instanceof WireError)) throw err
     const response = errorResponse(request, Rcode.FORMERR)
-    opts.capture?.query(client, undefined, undefined, 0, (request[2]! >> 3) & 0xf, Rcode.FORMERR, request.length, response.length, requestFlags(request[2]!, request[3]!, false, false))
+    opts.capture?.query(client, undefined, undefined, 0, (request[2]! >> 3) & 0xf, Rcode.FORMERR, request, response, response.length, requestFlags(request[2]!, request[3]!, false, false), received, undefined)
     return response
   }
   const q = query.questions[0]
   const nameKey = q === undefined ? '' : wireKey(q.name)
   const emit = (rcode: number, response: Uint8Array, zone?: ZoneData): Uint8Array => {
-    opts.capture?.query(client, zone?.originKey, q === undefined ? undefined : nameKey, q?.type ?? 0, query.opcode, rcode, request.length, response.length,
-      requestFlags(request[2]!, request[3]!, query.edns !== undefined, query.edns?.dnssecOk === true) | responseFlags(response))
+    opts.capture?.query(client, zone?.originKey, q === undefined ? undefined : nameKey, q?.type ?? 0, query.opcode, rcode, request, response, response.length,
+      requestFlags(request[2]!, request[3]!, query.edns !== undefined, query.edns?.dnssecOk === true) | responseFlags(response), received, ecsOf(query))
     return response
   }
   if (query.opcode === Opcode.NOTIFY) {

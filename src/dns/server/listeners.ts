@@ -21,7 +21,7 @@ export interface ListenOptions {
   /** Limits UDP responses when given (TCP is never limited). */
   rateLimiter?: ResponseRateLimiter
   /** Answers AXFR/IXFR over TCP (see {@link listenTcp}). */
-  transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>
+  transfer?: (request: Uint8Array, socket: Socket, received: number) => Promise<boolean>
   /**
    * Share the port with other listeners of this process (SO_REUSEPORT: one set per DNS worker
    * thread). Port 0 is refused with it: a port picked by the kernel for a shared socket may be

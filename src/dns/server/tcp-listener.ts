@@ -9,7 +9,8 @@ import { DEFAULT_TCP_LIMITS, TcpPool, type TcpLimits } from './tcp-pool.ts'
  * new connection closed as soon as it is accepted). `transfer` answers AXFR/IXFR requests when
  * given (they may take several messages); other queries go to the query handler. An IPv6
  * listener serves IPv6 only. With `reusePort` several listeners (one per DNS worker thread)
- * share the port and the kernel spreads the connections over them (SO_REUSEPORT).
+ * share the port and the kernel spreads the connections over them (SO_REUSEPORT). A query's
+ * response time (the capture's) counts from the read of the chunk that completed it.
  */
 export async function listenTcp (
   host: string,
@@ -17,7 +18,7 @@ export async function listenTcp (
   opts: QueryHandlerOptions,
   onError: (err: unknown) => void,
   limits: TcpLimits = DEFAULT_TCP_LIMITS,
-  transfer?: (request: Uint8Array, socket: Socket) => Promise<boolean>,
+  transfer?: (request: Uint8Array, socket: Socket, received: number) => Promise<boolean>,
   pool: TcpPool = new TcpPool(limits),
   reusePort = false
 ): Promise<Server> {
@@ -34,6 +35,8 @@ export async function listenTcp (
     let buffer: Buffer = Buffer.alloc(0)
     let busy = Promise.resolve()
     socket.on('data', (chunk: Buffer) => {
+      // One clock reading per chunk read: the receipt of every query completed by it.
+      const received = performance.now()
       buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk])
       let read = false
       while (buffer.length >= 2) {
@@ -46,8 +49,8 @@ export async function listenTcp (
         busy = busy.then(async () => {
           try {
             if (socket.destroyed) return
-            if (transfer !== undefined && await transfer(request, socket)) return
-            const response = handleQuery(request, client, opts)
+            if (transfer !== undefined && await transfer(request, socket, received)) return
+            const response = handleQuery(request, client, opts, received)
             if (response === undefined) return
             const frame = Buffer.allocUnsafe(2 + response.length)
             frame.writeUInt16BE(response.length, 0)

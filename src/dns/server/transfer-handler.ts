@@ -7,12 +7,15 @@ import { decodeMessage } from '../wire/message.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import { parseIp } from '../../zone/ip.ts'
 import { wireKey } from '../../zone/name.ts'
-import type { Client } from './handle-query.ts'
+import { ecsOf, type Client } from './handle-query.ts'
 import { requestFlags, responseFlags, type QueryCapture } from './query-capture.ts'
 
-/** AXFR and IXFR over TCP: answered from the index, framed, written in order, and captured. */
+/**
+ * AXFR and IXFR over TCP: answered from the index, framed, written in order, and captured
+ * (the response time runs to the last message handed to the socket).
+ */
 export function transferHandler (index: ZoneIndex, onError: (err: unknown) => void, capture?: QueryCapture) {
-  return async (request: Uint8Array, socket: NetSocket): Promise<boolean> => {
+  return async (request: Uint8Array, socket: NetSocket, received = performance.now()): Promise<boolean> => {
     if (request.length < 12) return false
     let message
     try {
@@ -36,8 +39,8 @@ export function transferHandler (index: ZoneIndex, onError: (err: unknown) => vo
       }
       const first = messages[0]!
       const from: Client = { transport: 'tcp', address, port: socket.remotePort ?? 0, family: isIPv6(address) ? 'IPv6' : 'IPv4' }
-      capture?.query(from, index.get(q.name)?.originKey, wireKey(q.name), q.type, Opcode.QUERY, first[3]! & 0xf, request.length, size,
-        requestFlags(request[2]!, request[3]!, message.edns !== undefined, message.edns?.dnssecOk === true) | responseFlags(first))
+      capture?.query(from, index.get(q.name)?.originKey, wireKey(q.name), q.type, Opcode.QUERY, first[3]! & 0xf, request, first, size,
+        requestFlags(request[2]!, request[3]!, message.edns !== undefined, message.edns?.dnssecOk === true) | responseFlags(first), received, ecsOf(message))
     } catch (err) {
       onError(err)
       socket.destroy()

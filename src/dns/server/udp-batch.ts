@@ -63,8 +63,11 @@ export function systemError (errno: number, syscall: string): NodeJS.ErrnoExcept
   return Object.assign(new Error(`${syscall} ${code}`), { code, errno, syscall })
 }
 
-/** A datagram of a batch and who sent it: valid only while its batch is being handled. */
-export type BatchDatagram = (request: Buffer, address: string, port: number) => Uint8Array | undefined
+/**
+ * A datagram of a batch and who sent it: valid only while its batch is being handled.
+ * `received` is `performance.now()` when the batch reached JavaScript (one reading per batch).
+ */
+export type BatchDatagram = (request: Buffer, address: string, port: number, received: number) => Uint8Array | undefined
 
 /** IPv4 source addresses as text by their 32 bits: most batches come from a few clients. */
 const ADDRESS_CACHE_SIZE = 4096
@@ -113,6 +116,7 @@ export class BatchUdpSocket {
         onError(systemError(errno, 'recvmmsg'))
         return
       }
+      const received = performance.now()
       this.stats.batches++
       this.stats.datagrams += count
       let out = 0
@@ -120,7 +124,7 @@ export class BatchUdpSocket {
         const m = i * meta
         if (info[m + 3] !== 0) continue // larger than a slot: never, every UDP payload fits
         try {
-          const reply = answer(input.subarray(i * slot, i * slot + info[m]!), addressOf(i), info[m + 1]!)
+          const reply = answer(input.subarray(i * slot, i * slot + info[m]!), addressOf(i), info[m + 1]!, received)
           if (reply === undefined || this.#closed) continue
           output.set(reply, out * slot)
           replies[2 * out] = reply.length

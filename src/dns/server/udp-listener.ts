@@ -19,13 +19,14 @@ export interface UdpListener {
  *
  * With `batch` (the default) and the udp-batch addon built, datagrams are read and answered in
  * batches (recvmmsg/sendmmsg: see {@link BatchUdpSocket}); otherwise through `node:dgram`, one
- * datagram at a time. Both answer the same way.
+ * datagram at a time. Both answer the same way. The capture's response time counts from the
+ * batch's read (one clock reading per batch), or from the datagram's 'message' event.
  */
 export async function listenUdp (host: string, port: number, opts: QueryHandlerOptions, onError: (err: unknown) => void, limiter?: ResponseRateLimiter, reusePort = false, batch = true): Promise<UdpListener> {
   const ipv6 = isIPv6(host)
   const family = ipv6 ? 'IPv6' : 'IPv4'
-  const answer = (request: Buffer, address: string, port: number): Uint8Array | undefined => {
-    const response = handleQuery(request, { transport: 'udp', address, port, family }, opts)
+  const answer = (request: Buffer, address: string, port: number, received: number): Uint8Array | undefined => {
+    const response = handleQuery(request, { transport: 'udp', address, port, family }, opts, received)
     return response !== undefined && limiter !== undefined ? limiter.limit(response, address) : response
   }
   const batched = batch ? loadUdpBatch() : undefined
@@ -36,7 +37,7 @@ export async function listenUdp (host: string, port: number, opts: QueryHandlerO
   const socket = createSocket(ipv6 ? { type: 'udp6', ipv6Only: true, lookup, reusePort } : { type: 'udp4', lookup, reusePort })
   socket.on('message', (msg, rinfo) => {
     try {
-      const response = answer(msg, rinfo.address, rinfo.port)
+      const response = answer(msg, rinfo.address, rinfo.port, performance.now())
       if (response !== undefined) socket.send(response, rinfo.port, rinfo.address)
     } catch (err) {
       onError(err)

@@ -1,6 +1,7 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
 import { clientIpReport } from '../client-ip.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
+import { rawQueryReport } from '../raw-query.ts'
 import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
 import { zoneQueryVolumeReport } from '../zone-query-volume.ts'
 import type { ReportDefinition } from './definition.ts'
@@ -11,6 +12,7 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   zoneDailyQueryVolumeReport,
   projectedQueryVolumeReport,
   advancedResponseCodesReport,
+  rawQueryReport,
   clientIpReport
 ]
 

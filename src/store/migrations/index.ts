@@ -13,6 +13,7 @@ import * as m0009 from './0009-zone-snapshots.ts'
 import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
 import * as m0012 from './0012-report-requests.ts'
+import * as m0013 from './0013-raw-queries.ts'
 import * as m0014 from './0014-client-responses.ts'
 
 interface EngineMigration {
@@ -33,6 +34,7 @@ const migrations: Record<string, EngineMigration> = {
   '0010-zone-name-reversed': m0010,
   '0011-query-counts': m0011,
   '0012-report-requests': m0012,
+  '0013-raw-queries': m0013,
   '0014-client-responses': m0014
 }
 

@@ -4,10 +4,11 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAuditStore } from './audit.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
+import { SqlRawQueryStore } from './raw-queries.ts'
 import { SqlReportRequestStore } from './report-requests.ts'
 import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
@@ -36,6 +37,7 @@ interface Parts {
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
   readonly reportRequests: ReportRequestStore
+  readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
 }
 
@@ -92,6 +94,7 @@ export class SqlStore implements Store {
       snapshots: new SqlZoneSnapshotStore(db),
       queryCounts: new SqlQueryCountStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
       reportRequests: new SqlReportRequestStore(db),
+      rawQueries: new SqlRawQueryStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
       clientResponses: new SqlClientResponseStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
     }
   }
@@ -107,6 +110,7 @@ export class SqlStore implements Store {
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
+  get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
 
   get engine (): Engine['name'] {

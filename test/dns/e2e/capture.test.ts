@@ -33,11 +33,13 @@ ns1  IN A   192.0.2.53
 www  IN A   192.0.2.80
 ${many}`
 
-function query (name: string, type: string, opts: { edns?: boolean, dnssecOk?: boolean, rd?: boolean, cd?: boolean } = {}): Uint8Array {
+function query (name: string, type: string, opts: { edns?: boolean, dnssecOk?: boolean, rd?: boolean, cd?: boolean, id?: number, ecs?: Uint8Array } = {}): Uint8Array {
   const w = new MessageWriter(512)
-  w.header({ id: 7, qr: false, opcode: 0, aa: false, tc: false, rd: opts.rd ?? false, ra: false, ad: false, cd: opts.cd ?? false, rcode: 0 })
+  w.header({ id: opts.id ?? 7, qr: false, opcode: 0, aa: false, tc: false, rd: opts.rd ?? false, ra: false, ad: false, cd: opts.cd ?? false, rcode: 0 })
   w.question({ name: parseName(name), type: parseTypeName(type)!, class: 1 })
-  if (opts.edns !== false) w.opt({ udpSize: 1232, extendedRcode: 0, version: 0, dnssecOk: opts.dnssecOk ?? false, options: [] })
+  // A cookie before the Client Subnet option: the capture finds it among others.
+  const options = opts.ecs === undefined ? [] : [{ code: 10, data: Uint8Array.of(1, 2, 3, 4, 5, 6, 7, 8) }, { code: 8, data: opts.ecs }]
+  if (opts.edns !== false) w.opt({ udpSize: 1232, extendedRcode: 0, version: 0, dnssecOk: opts.dnssecOk ?? false, options })
   return w.finish()
 }
 
@@ -109,7 +111,8 @@ for (const udpBatch of [true, false]) {
       assert.equal(records.length, 1)
       const r = records[0]!
       assert.equal(decodeMessage(exchange!.reply).rcode, 0)
-      assert.ok(r.time >= t0 && r.time <= Date.now())
+      // The time is the wall clock read through the monotonic clock: within a millisecond.
+      assert.ok(r.time >= t0 - 1 && r.time <= Date.now() + 1)
       assert.equal(r.node, NODE)
       assert.equal(nameOfKey(r.zone!), 'example.org.')
       assert.equal(nameOfKey(r.qname!), 'www.example.org.', 'names are lower-cased')
@@ -171,6 +174,49 @@ for (const udpBatch of [true, false]) {
       }
       assert.equal(records[0]!.responseSize, records[1]!.responseSize)
     })
+
+    for (const transport of ['udp', 'tcp'] as const) {
+      it(`records the request's id, RD, CD and Client Subnet and the response's counts, RA, AD and time over ${transport}, on the full path and the fast path`, async () => {
+        const exchange = transport === 'udp' ? udpExchange : tcpExchange
+        const port = transport === 'udp' ? udpPort : tcpPort
+        const ecs = Uint8Array.of(0, 1, 24, 0, 81, 2, 69)
+        const name = transport === 'udp' ? 'ns1.example.org.' : 'www.example.org.'
+        const requests = [
+          query(name, 'A', { id: 0x1f2e, rd: true, ecs }),
+          query(name, 'A', { id: 0xa001, cd: true, ecs: Uint8Array.of(0, 2, 48, 0, 0x20, 0x01, 0x0d, 0xb8, 0, 0) }),
+          query(name, 'A', { id: 0x0102 })
+        ]
+        const replies: Buffer[] = []
+        const rounds: number[] = []
+        const hitsBefore = index.replies.hits
+        index.replies.clear()
+        const records = await captured(async () => {
+          for (const request of requests) {
+            const t0 = performance.now()
+            replies.push((await exchange('127.0.0.1', port, request)).reply)
+            rounds.push((performance.now() - t0) * 1000)
+          }
+        })
+        assert.equal(index.replies.hits, hitsBefore + 2, 'the first is answered by the full path, the others from the cached reply')
+        assert.equal(records.length, 3)
+        const expected = [['81.2.69.0', 24], ['2001:db8::', 48], ['', 0]]
+        records.forEach((r, i) => {
+          const reply = replies[i]!
+          assert.equal(r.transport, transport)
+          assert.equal(r.dnsId, (requests[i]![0]! << 8) | requests[i]![1]!)
+          assert.equal(r.dnsId, reply.readUInt16BE(0))
+          assert.deepEqual([r.qdcount, r.ancount, r.nscount, r.arcount], [reply.readUInt16BE(4), reply.readUInt16BE(6), reply.readUInt16BE(8), reply.readUInt16BE(10)])
+          assert.deepEqual([r.qdcount, r.ancount, r.arcount], [1, 1, 1])
+          const m = decodeMessage(reply)
+          assert.equal((r.flags & QueryFlag.RD) !== 0, i === 0)
+          assert.equal((r.flags & QueryFlag.CD) !== 0, i === 1)
+          assert.equal((r.flags & QueryFlag.RA) !== 0, m.ra)
+          assert.equal((r.flags & QueryFlag.AD) !== 0, m.ad)
+          assert.deepEqual([r.ecsAddress, r.ecsPrefix], expected[i])
+          assert.ok(r.responseMicros > 0 && r.responseMicros <= rounds[i]!, `response time ${r.responseMicros} µs within the round trip of ${rounds[i]} µs`)
+        })
+      })
+    }
 
     it('records TC on a truncated UDP answer', async () => {
       const records = await captured(async () => await udpExchange('127.0.0.1', udpPort, query('many.example.org.', 'A', { edns: false })))
