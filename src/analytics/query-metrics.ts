@@ -3,6 +3,7 @@ import { Rcode } from '../dns/wire/constants.ts'
 import { typeName } from '../zone/rdata/index.ts'
 import type { ClientCountSink } from './client-count-sink.ts'
 import type { CounterSink } from './counter-sink.ts'
+import type { HostCountSink } from './host-count-sink.ts'
 import type { QueryCollector } from './query-collector.ts'
 import type { RawSampleSink } from './raw-sample-sink.ts'
 
@@ -21,7 +22,7 @@ function qtypeLabel (type: number): string {
  * transport, by rcode and by qtype, plus the collector's dropped and failed queries. Never by
  * zone, qname or client, to keep label cardinality bounded (as the HTTP metrics).
  */
-export function registerQueryMetrics (registry: Registry, counts: CounterSink, collector: QueryCollector): void {
+export function registerQueryMetrics (registry: Registry, counts: CounterSink, collector: QueryCollector, hosts?: HostCountSink): void {
   // eslint-disable-next-line no-new
   new Counter({
     name: 'zonal_dns_queries_total',
@@ -67,6 +68,17 @@ export function registerQueryMetrics (registry: Registry, counts: CounterSink, c
       const stats = collector.counts()
       this.inc({ reason: 'dropped' }, stats.dropped)
       this.inc({ reason: 'failed' }, stats.failed)
+    }
+  })
+  if (hosts === undefined) return
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_analytics_host_overflow_total',
+    help: 'DNS queries counted under a zone\'s "(other hosts)" in the per-host counts: the zone or all zones had as many distinct query names as allowed until the next flush',
+    registers: [registry],
+    collect () {
+      this.reset()
+      this.inc(hosts.overflowed)
     }
   })
 }

@@ -17,12 +17,14 @@ import { transferIn } from '../dns/transfer/client.ts'
 import { Registry } from 'prom-client'
 import { CounterSink } from '../analytics/counter-sink.ts'
 import { FanOutSink } from '../analytics/fan-out-sink.ts'
+import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
 import { ClientCountSink } from '../analytics/client-count-sink.ts'
 import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
 import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
+import { AnalyticsRetention } from '../analytics/retention.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -53,6 +55,8 @@ export interface RunningService {
    * every second's sample now.
    */
   rawSamples: RawSampleSink | undefined
+  /** Query volume and response codes per host, written like `queryCounts`. */
+  hostCounts: HostCountSink
   /**
    * Responses per day, zone, client and place (the client IP report), added to the database
    * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
@@ -96,8 +100,15 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       flushMs: config.analyticsFlushSeconds * 1000,
       onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
     })
-  const queries = new QueryCollector(new FanOutSink(rawSamples === undefined ? [queryCounts, queryVolume, clientCounts] : [queryCounts, queryVolume, clientCounts, rawSamples]), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
-  registerQueryMetrics(metrics, queryCounts, queries)
+  const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxHostsPerZone: config.analyticsHostsPerZone,
+    maxHosts: config.analyticsHosts,
+    onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
+  })
+  const sinks = rawSamples === undefined ? [queryCounts, queryVolume, hostVolume, clientCounts] : [queryCounts, queryVolume, hostVolume, clientCounts, rawSamples]
+  const queries = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  registerQueryMetrics(metrics, queryCounts, queries, hostVolume)
   if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
   registerClientCountMetrics(metrics, clientCounts)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
@@ -144,6 +155,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ host: config.httpHost, port: httpPort, database: config.databaseUrl.replace(/\/\/[^@/]*@/, '//***@') }, 'HTTP API listening')
 
   tasks.start()
+  // The analytics tables' upkeep: partitions ahead and rows past their retention, now and daily.
+  const retention = new AnalyticsRetention(store.analyticsData, { logger: logger.child({ part: 'analytics' }) })
+  retention.start()
 
   // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
   // an expired zone answers SERVFAIL until a transfer succeeds.
@@ -179,9 +193,11 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await refresher.start()
     queryVolume.start()
     rawSamples?.start()
+    hostVolume.start()
     clientCounts.start()
   } catch (err) {
     await refresher.stop()
+    await retention.stop()
     await queries.close()
     await app.close()
     await tasks.stop()
@@ -208,6 +224,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     secondaries: refresher,
     queryCounts: queryVolume,
     rawSamples,
+    hostCounts: hostVolume,
     clientCounts,
     queries: {
       collector: queries,
@@ -236,6 +253,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await queryVolume.close().catch(() => {})
         await rawSamples?.close().catch(() => {})
         await clientCounts.close().catch(() => {})
+        await hostVolume.close().catch(() => {})
+        await retention.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

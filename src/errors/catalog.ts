@@ -176,6 +176,8 @@ export const catalog = {
   REPORT_OFFSET_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: offset \'{0}\' must be a whole number.' },
   REPORT_BODY_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
   REPORT_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+  REPORT_DATES_BOTH: { status: 400, errorCode: 53005, message: 'Invalid input: give both startDate and endDate, or neither.' },
+  REPORT_REPORT_TYPE: { status: 400, errorCode: 53005, message: 'Invalid input: reportType \'{0}\'; with advance=true the report type is ADVANCED_NXDOMAINS.' },
   REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' }
 } as const satisfies Record<string, ErrorDef>
 

@@ -174,6 +174,9 @@ export type QueryVolumeTable = { day: string, zone: string, node: string } & Rec
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
+/** Query counts per (day, zone, host, node) (migration 0015): volume and rcode counters, additive. */
+export type HostVolumeTable = { day: string, zone: string, host: string, node: string } & Record<VolumeCounter | RcodeCounter, number>
+
 /** A report request (migration 0012): what was asked, for which accounts, and once computed its rows. */
 export interface ReportRequestTable {
   id: string
@@ -224,7 +227,7 @@ export interface RawQueryTable {
   response_micros: number
 }
 
-/** Responses per (day, zone, client, node, place) (migration 0014): `responses` is additive. */
+/** Responses per (day, zone, client, node, place) (migration 0017): `responses` is additive. */
 export interface ClientResponseTable {
   day: string
   zone: string
@@ -252,6 +255,7 @@ export interface Database {
   query_volume: QueryVolumeTable
   response_codes: ResponseCodeTable
   raw_queries: RawQueryTable
+  host_volume: HostVolumeTable
   report_requests: ReportRequestTable
   client_responses: ClientResponseTable
 }

@@ -580,7 +580,8 @@ export interface QueryCountRow {
 }
 
 /** Keys a count report sorts by: zone name, first and last day with data, total, day. */
-export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day'
+/** `host` and `nxdomain` only for the per-host reads. */
+export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day' | 'host' | 'nxdomain'
 
 /**
  * What a report reads of the query counts: the zones of `accountIds` (counts are kept by zone
@@ -591,6 +592,10 @@ export type CountSortKey = 'zone' | 'start' | 'end' | 'total' | 'day'
 export interface CountReportQuery {
   accountIds: string[]
   zone?: string
+  /** Any of these zones (per-host reads). */
+  zones?: string[]
+  /** This host only (per-host reads). */
+  host?: string
   from: string
   to: string
   sort: Array<[CountSortKey, 'ASC' | 'DESC']>
@@ -601,6 +606,8 @@ export interface CountReportQuery {
 /** Counters summed over a group of days, with the group's first and last day with data. */
 export interface CountedRow {
   zone: string
+  /** The question name, in the per-host reads. */
+  host?: string
   accountName: string
   /** First and last day with data in the group ('YYYY-MM-DD'). */
   start: string
@@ -623,6 +630,54 @@ export interface QueryCountStore {
    * row of its (day, zone, node), created when missing. Throws (adding nothing) on failure.
    */
   add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void>
+}
+
+/**
+ * One row of query counts per host: the key (day 'YYYY-MM-DD' UTC, zone as a presentation name,
+ * host = the question name in presentation form or the overflow host, node) and the counters to
+ * add, volume and response code ones alike (`query-count-columns.ts`).
+ */
+export interface HostVolumeRow {
+  day: string
+  zone: string
+  host: string
+  node: string
+  counts: Partial<Record<string, number>>
+}
+
+/** Query counts per host (`host_volume`), added to, never replaced. */
+export interface HostVolumeStore {
+  /** Add the rows in one transaction (see {@link QueryCountStore.add}); throws, adding nothing, on failure. */
+  add (rows: HostVolumeRow[]): Promise<void>
+  /** Query volume per zone and host over the whole range (the host query volume report). */
+  volumeByHost (q: CountReportQuery): Promise<CountedRow[]>
+  /**
+   * NXDOMAIN responses per zone and host over the whole range, hosts with at least one
+   * (the advanced NXDOMAIN report); `counts` has `nxdomain` and `rsp_total`.
+   */
+  nxdomainsByHost (q: CountReportQuery): Promise<CountedRow[]>
+}
+
+/** What one table's retention removed. */
+export interface AnalyticsPruned {
+  table: string
+  /** The first day kept, 'YYYY-MM-DD'. */
+  firstKept: string
+  /** Rows deleted one by one (PostgreSQL: of the month straddling the limit and the default partition). */
+  deleted: number
+  /** Monthly partitions dropped whole (PostgreSQL). */
+  droppedPartitions: string[]
+}
+
+/**
+ * Upkeep of the query analytics tables (`analytics-tables.ts`), for the retention job; never
+ * inside a transaction.
+ */
+export interface AnalyticsDataStore {
+  /** PostgreSQL: create the partitions of the month of `now` and the next one where missing; resolves to them ('table YYYY-MM'). */
+  preparePartitions (now: Date): Promise<string[]>
+  /** Remove the rows of every analytics table older than its retention at `now`. */
+  prune (now: Date): Promise<AnalyticsPruned[]>
 }
 
 /** A report request as `POST /reports/...` creates it (see {@link ReportRequestStore}). */
@@ -706,7 +761,7 @@ export interface RawQueryReportQuery {
 }
 
 /**
- * One row of responses per client (migration 0014): the key (day 'YYYY-MM-DD' UTC, zone as a
+ * One row of responses per client (migration 0017): the key (day 'YYYY-MM-DD' UTC, zone as a
  * presentation name or '', client address, node, country, region, city), the client's network
  * (`classC`) and the responses to add. The overflow row of a (day, zone, node) has clientIp,
  * classC and the place ''.
@@ -797,6 +852,8 @@ export interface Store {
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
   readonly rawQueries: RawQueryStore
+  readonly hostVolume: HostVolumeStore
+  readonly analyticsData: AnalyticsDataStore
   readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
   /**

@@ -1,7 +1,7 @@
 /**
  * The running service adds the DNS queries it answers to the query volume and response code
- * tables: real queries over UDP and TCP, from 127.0.0.1 and ::1, hits, NXDOMAIN and REFUSED;
- * what is left at a graceful stop is written too.
+ * tables, and per host to host_volume: real queries over UDP and TCP, from 127.0.0.1 and ::1,
+ * hits, NXDOMAIN and REFUSED; what is left at a graceful stop is written too.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -23,16 +23,20 @@ function query (name: string, type: number): Uint8Array {
 
 type Counts = Map<string, Record<string, number>>
 
-/** Every row of a counts table by zone (one node, one day here), counters as numbers. */
-async function read (store: Store, table: 'query_volume' | 'response_codes'): Promise<Counts> {
+/**
+ * Every row of a counts table by zone (one node, one day here), or by "zone host" for
+ * host_volume, counters as numbers.
+ */
+async function read (store: Store, table: 'query_volume' | 'response_codes' | 'host_volume'): Promise<Counts> {
   const rows = await (store as any).engineImpl.db.selectFrom(table).selectAll().execute() as Array<Record<string, unknown>>
   const out: Counts = new Map()
   for (const r of rows) {
-    const { day: _day, zone, node, ...counts } = r
+    const { day: _day, zone, host, node, ...counts } = r
     assert.equal(node, 'edge-7')
-    const prev = out.get(zone as string) ?? {}
+    const key = host === undefined ? zone as string : `${zone as string} ${host as string}`
+    const prev = out.get(key) ?? {}
     for (const [k, v] of Object.entries(counts)) prev[k] = (prev[k] ?? 0) + Number(v)
-    out.set(zone as string, prev)
+    out.set(key, prev)
   }
   return out
 }
@@ -69,8 +73,10 @@ describe('sqlite: query counts written by the running service', { skip: noV6 }, 
   it('counts every query by zone, transport, IP version, type and rcode, and writes the rest at stop', async () => {
     await t.service.queries.flush()
     await t.service.queryCounts.flush()
+    await t.service.hostCounts.flush()
     const volumeBefore = await read(t.service.store, 'query_volume')
     const rcodesBefore = await read(t.service.store, 'response_codes')
+    const hostsBefore = await read(t.service.store, 'host_volume')
     const port = t.service.dns.port
     const rcodes: number[] = []
     const ask = async (how: typeof udpExchange, host: '127.0.0.1' | '::1', name: string, type: number): Promise<void> => {
@@ -100,6 +106,12 @@ describe('sqlite: query counts written by the running service', { skip: noV6 }, 
       assert.deepEqual(grown(rcodesBefore, await read(store, 'response_codes')), {
         'example.org.': { noerror: 7, nxdomain: 2 },
         '': { refused: 2 }
+      })
+      // Per host: the same counters and the rcodes in one row; queries no zone answered are not kept.
+      assert.deepEqual(grown(hostsBefore, await read(store, 'host_volume')), {
+        'example.org. mail.example.org.': { rsp_total: 2, udp: 2, ipv4: 1, ipv6: 1, ipv4_udp: 1, ipv6_udp: 1, type_a: 1, type_aaaa: 1, noerror: 2 },
+        'example.org. missing.example.org.': { rsp_total: 2, udp: 1, tcp: 1, ipv4: 1, ipv6: 1, ipv4_udp: 1, ipv6_tcp: 1, type_a: 1, type_txt: 1, nxdomain: 2 },
+        'example.org. example.org.': { rsp_total: 5, udp: 3, tcp: 2, ipv4: 4, ipv6: 1, ipv4_udp: 2, ipv4_tcp: 2, ipv6_udp: 1, type_mx: 1, type_ns: 1, type_soa: 1, type_txt: 1, noerror: 5 }
       })
     } finally {
       await store.close()

@@ -58,6 +58,13 @@ export interface ReportDefinition<P = unknown> {
   limit: { default: number, max: number }
   /** The record's fields in API spelling: the CSV header and column order. */
   columns: readonly string[]
+  /** The fields of one request when they depend on the parameters (one path, two reports). */
+  columnsOf?: (params: P) => readonly string[]
+  /**
+   * Query parameters besides offset and limit that the Link of one request's pages keeps, as
+   * `name=value&…` (one path, two reports told apart by the query).
+   */
+  linkQueryOf?: (params: P) => string | undefined
   /** Validate the body and query; resolve the accounts. Throws ZonalError for bad input. */
   parse: (input: ReportInput) => Promise<ParsedReport<P>>
   /** The rows in report order from `offset`, at most `limit`, as records of `columns`. */

@@ -1,5 +1,6 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
 import { clientIpReport } from '../client-ip.ts'
+import { hostQueryVolumeReport } from '../host-query-volume.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
 import { rawQueryReport } from '../raw-query.ts'
 import { zoneDailyQueryVolumeReport } from '../zone-daily-query-volume.ts'
@@ -13,6 +14,7 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   projectedQueryVolumeReport,
   advancedResponseCodesReport,
   rawQueryReport,
+  hostQueryVolumeReport,
   clientIpReport
 ]
 

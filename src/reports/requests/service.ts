@@ -122,6 +122,8 @@ export interface ReportResult {
   columns: readonly string[]
   /** The report's POST path, for the Link header. */
   path: string
+  /** Query parameters the Link keeps besides offset and limit (`name=value&…`). */
+  linkQuery?: string
   offset: number
   limit: number
   hasNext: boolean
@@ -146,7 +148,16 @@ export async function readReport (store: Store, principal: Principal, id: string
   }
   const stored = JSON.parse(row.params) as StoredParams
   const rows = JSON.parse(gunzipSync(row.rows).toString('utf8')) as Array<Record<string, unknown>>
-  return { rows, columns: def.columns, path: def.path, offset: stored.offset, limit: stored.limit, hasNext: row.has_next === 1 }
+  const linkQuery = def.linkQueryOf?.(stored.params)
+  return {
+    rows,
+    columns: def.columnsOf?.(stored.params) ?? def.columns,
+    path: def.path,
+    ...(linkQuery === undefined ? {} : { linkQuery }),
+    offset: stored.offset,
+    limit: stored.limit,
+    hasNext: row.has_next === 1
+  }
 }
 
 function visible (row: ReportRequestRow, principal: Principal, now: Date): boolean {

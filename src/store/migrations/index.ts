@@ -14,7 +14,9 @@ import * as m0010 from './0010-zone-name-reversed.ts'
 import * as m0011 from './0011-query-counts.ts'
 import * as m0012 from './0012-report-requests.ts'
 import * as m0013 from './0013-raw-queries.ts'
-import * as m0014 from './0014-client-responses.ts'
+import * as m0015 from './0015-host-volume.ts'
+import * as m0016 from './0016-analytics-partitions.ts'
+import * as m0017 from './0017-client-responses.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -35,7 +37,9 @@ const migrations: Record<string, EngineMigration> = {
   '0011-query-counts': m0011,
   '0012-report-requests': m0012,
   '0013-raw-queries': m0013,
-  '0014-client-responses': m0014
+  '0015-host-volume': m0015,
+  '0016-analytics-partitions': m0016,
+  '0017-client-responses': m0017
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

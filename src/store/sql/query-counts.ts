@@ -1,21 +1,27 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
+import type { EngineName } from '../engine.ts'
 import type { Database } from '../schema.ts'
 import type { CountedRow, CountReportQuery, CountSortKey, QueryCountRow, QueryCountStore } from '../store.ts'
 
-/** Rows per INSERT: 45 parameters a row stays far below both engines' limits. */
-const ROWS_PER_STATEMENT = 200
+/** Parameters per INSERT … VALUES (SQLite): far below its limit of 32,766. */
+const PARAMETERS_PER_STATEMENT = 10_000
+/** Rows per INSERT … SELECT unnest(…) (PostgreSQL: one array parameter per column). */
+const ROWS_PER_ARRAY_STATEMENT = 5000
 
-type CountTable = 'query_volume' | 'response_codes'
+/** A table of additive counters (query_volume, response_codes, host_volume). */
+export type CountTable = 'query_volume' | 'response_codes' | 'host_volume'
 
 export class SqlQueryCountStore implements QueryCountStore {
   private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+  private readonly engine: EngineName
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: EngineName) {
     this.db = db
     this.inTransaction = inTransaction
+    this.engine = engine
   }
 
   async volumeByMonth (q: CountReportQuery): Promise<CountedRow[]> { return await countReads.volumeByMonth(this.db, q) }
@@ -26,24 +32,48 @@ export class SqlQueryCountStore implements QueryCountStore {
   async add (flush: { volume: QueryCountRow[], rcodes: QueryCountRow[] }): Promise<void> {
     if (flush.volume.length === 0 && flush.rcodes.length === 0) return
     await this.inTransaction(async (db) => {
-      await upsert(db, 'query_volume', VOLUME_COUNTERS, flush.volume)
-      await upsert(db, 'response_codes', RCODE_COUNTERS, flush.rcodes)
+      await upsertCounts(db, this.engine, 'query_volume', ['day', 'zone', 'node'], VOLUME_COUNTERS, flush.volume)
+      await upsertCounts(db, this.engine, 'response_codes', ['day', 'zone', 'node'], RCODE_COUNTERS, flush.rcodes)
     })
   }
 }
 
-/** INSERT … ON CONFLICT (day, zone, node) DO UPDATE SET c = c + excluded.c, on both engines. */
-async function upsert (db: Kysely<Database>, table: CountTable, counters: readonly string[], rows: QueryCountRow[]): Promise<void> {
+/**
+ * INSERT … ON CONFLICT (keys) DO UPDATE SET c = c + excluded.c, on both engines: each row's
+ * counters (missing ones as 0) are added to the stored row of its key, created when missing.
+ * PostgreSQL takes one array a column (`SELECT unnest($1::text[]), …`): 5,000 rows cost one
+ * short statement to parse, where VALUES lists took 2.6 times as long (docs/decisions.md).
+ */
+export async function upsertCounts<R extends { counts: Partial<Record<string, number>> }> (
+  db: Kysely<Database>, engine: EngineName, table: CountTable, keys: ReadonlyArray<keyof R & string>, counters: readonly string[], rows: readonly R[]
+): Promise<void> {
+  if (engine === 'postgres') {
+    for (let from = 0; from < rows.length; from += ROWS_PER_ARRAY_STATEMENT) {
+      const part = rows.slice(from, from + ROWS_PER_ARRAY_STATEMENT)
+      const columns = [
+        ...keys.map(k => sql`unnest(${part.map(r => r[k])}::text[])`),
+        ...counters.map(c => sql`unnest(${part.map(r => r.counts[c] ?? 0)}::bigint[])`)
+      ]
+      await sql`
+        insert into ${sql.table(table)} (${sql.join([...keys, ...counters].map(c => sql.id(c)))})
+        select ${sql.join(columns)}
+        on conflict (${sql.join(keys.map(k => sql.id(k)))}) do update set
+          ${sql.join(counters.map(c => sql`${sql.id(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`.execute(db)
+    }
+    return
+  }
   const set: Record<string, unknown> = {}
   for (const c of counters) set[c] = sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`
-  for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
-    const values = rows.slice(from, from + ROWS_PER_STATEMENT).map(r => {
-      const v: Record<string, unknown> = { day: r.day, zone: r.zone, node: r.node }
+  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / (keys.length + counters.length)))
+  for (let from = 0; from < rows.length; from += perStatement) {
+    const values = rows.slice(from, from + perStatement).map(r => {
+      const v: Record<string, unknown> = {}
+      for (const k of keys) v[k] = r[k]
       for (const c of counters) v[c] = r.counts[c] ?? 0
       return v
     })
     await db.insertInto(table).values(values as any)
-      .onConflict(oc => oc.columns(['day', 'zone', 'node']).doUpdateSet(set as any))
+      .onConflict(oc => oc.columns(keys as any).doUpdateSet(set as any))
       .execute()
   }
 }
@@ -63,8 +93,11 @@ type Grouping = 'month' | 'day' | 'range'
  * The counters of `table` summed per zone and `grouping` (calendar month, day, or the whole
  * range), for the zones of the accounts, in the query's order.
  */
-async function countReport (db: Kysely<Database>, table: CountTable, counters: readonly string[], grouping: Grouping, q: CountReportQuery): Promise<CountedRow[]> {
-  if (q.accountIds.length === 0) return []
+async function countReport (
+  db: Kysely<Database>, table: CountTable, counters: readonly string[], grouping: Grouping, q: CountReportQuery,
+  perHost?: { onlyWith?: string }
+): Promise<CountedRow[]> {
+  if (q.accountIds.length === 0 || q.zones?.length === 0) return []
   const t = 'c'
   const period = grouping === 'month' ? [sql`substr(${sql.ref(`${t}.day`)}, 1, 7)`] : grouping === 'day' ? [sql.ref(`${t}.day`)] : []
   const start = sql`min(${sql.ref(`${t}.day`)})`
@@ -74,7 +107,9 @@ async function countReport (db: Kysely<Database>, table: CountTable, counters: r
     start,
     end,
     total: counters.includes('rsp_total') ? sumOf(t, 'rsp_total') : sql`(${sql.join(counters.map(c => sumOf(t, c)), sql` + `)})`,
-    day: start
+    day: start,
+    host: sql`${sql.ref(`${t}.host`)}`,
+    nxdomain: sumOf(t, 'nxdomain')
   }
   let query = db.selectFrom(`${table} as ${t}` as 'query_volume as c')
     .innerJoin('zones as z', 'z.name', `${t}.zone` as 'c.zone')
@@ -83,16 +118,23 @@ async function countReport (db: Kysely<Database>, table: CountTable, counters: r
     .where(`${t}.day` as 'c.day', '>=', q.from)
     .where(`${t}.day` as 'c.day', '<=', q.to)
   if (q.zone !== undefined) query = query.where(`${t}.zone` as 'c.zone', '=', q.zone)
+  if (q.zones !== undefined) query = query.where(`${t}.zone` as 'c.zone', 'in', q.zones)
+  if (q.host !== undefined) query = query.where(sql.ref(`${t}.host`), '=', q.host)
+  const host = perHost === undefined ? [] : [sql`${sql.ref(`${t}.host`)}`]
   let select = query
     .select([sql<string>`${sql.ref(`${t}.zone`)}`.as('zone'), 'a.name as account_name', start.as('start_day'), end.as('end_day')])
+    .select(host.map(h => h.as('host')))
     .select(counters.map(c => sumOf(t, c).as(c)))
-    .groupBy([sql`${sql.ref(`${t}.zone`)}`, 'a.name', ...period])
-  for (const [key, dir] of [...q.sort, ['zone', 'ASC'], ['start', 'ASC']] as Array<[CountSortKey, 'ASC' | 'DESC']>) {
+    .groupBy([sql`${sql.ref(`${t}.zone`)}`, 'a.name', ...host, ...period])
+  if (perHost?.onlyWith !== undefined) select = select.having(sumOf(t, perHost.onlyWith), '>', 0)
+  const tieBreak: Array<[CountSortKey, 'ASC']> = perHost === undefined ? [['zone', 'ASC'], ['start', 'ASC']] : [['zone', 'ASC'], ['host', 'ASC'], ['start', 'ASC']]
+  for (const [key, dir] of [...q.sort, ...tieBreak]) {
     select = select.orderBy(order[key], dir === 'DESC' ? 'desc' : 'asc')
   }
   const rows = await select.offset(q.offset).limit(q.limit).execute() as Array<Record<string, unknown>>
   return rows.map(r => ({
     zone: r.zone as string,
+    ...(perHost === undefined ? {} : { host: r.host as string }),
     accountName: r.account_name as string,
     start: r.start_day as string,
     end: r.end_day as string,
@@ -105,6 +147,8 @@ export const countReads = {
   volumeByMonth: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'month', q),
   volumeByDay: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'query_volume', VOLUME_COUNTERS, 'day', q),
   responseCodesByZone: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'response_codes', RCODE_COUNTERS, 'range', q),
+  volumeByHost: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'host_volume', VOLUME_COUNTERS, 'range', q, {}),
+  nxdomainsByHost: async (db: Kysely<Database>, q: CountReportQuery) => await countReport(db, 'host_volume', ['nxdomain', 'rsp_total'], 'range', q, { onlyWith: 'nxdomain' }),
   async dailyTotals (db: Kysely<Database>, accountIds: string[], from: string, to: string): Promise<Array<{ day: string, total: number }>> {
     if (accountIds.length === 0) return []
     const rows = await db.selectFrom('query_volume as c')

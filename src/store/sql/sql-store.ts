@@ -4,9 +4,11 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
+import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
+import { SqlHostVolumeStore } from './host-volume.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
 import { SqlRawQueryStore } from './raw-queries.ts'
 import { SqlReportRequestStore } from './report-requests.ts'
@@ -36,6 +38,7 @@ interface Parts {
   readonly zoneChanges: ZoneChangeStore
   readonly snapshots: ZoneSnapshotStore
   readonly queryCounts: QueryCountStore
+  readonly hostVolume: HostVolumeStore
   readonly reportRequests: ReportRequestStore
   readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
@@ -60,6 +63,7 @@ export class SqlStore implements Store {
   private readonly inTransaction: boolean
   private readonly watchers: Watchers
   private readonly authWatchers: AuthWatchers
+  private readonly analytics: AnalyticsDataStore
 
   constructor (
     engineImpl: Engine,
@@ -72,6 +76,7 @@ export class SqlStore implements Store {
     this.inTransaction = inTransaction
     this.watchers = watchers
     this.authWatchers = authWatchers
+    this.analytics = new SqlAnalyticsDataStore(engineImpl)
     const touched = async (zoneId: string, announced = false): Promise<void> => {
       if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
@@ -82,6 +87,9 @@ export class SqlStore implements Store {
       if (inTransaction) this.changedAuth = true
       else for (const w of authWatchers) w()
     }
+    const writeTransaction = inTransaction
+      ? async <T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> => await fn(db)
+      : async <T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T> => await engineImpl.transaction(fn)
     this.parts = {
       accounts: new SqlAccountStore(db, engineImpl),
       users: new SqlUserStore(db, engineImpl, authChanged),
@@ -92,10 +100,11 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
+      queryCounts: new SqlQueryCountStore(db, writeTransaction, engineImpl.name),
+      hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl.name),
       reportRequests: new SqlReportRequestStore(db),
-      rawQueries: new SqlRawQueryStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn)),
-      clientResponses: new SqlClientResponseStore(db, inTransaction ? async (fn) => await fn(db) : async (fn) => await engineImpl.transaction(fn))
+      rawQueries: new SqlRawQueryStore(db, writeTransaction),
+      clientResponses: new SqlClientResponseStore(db, writeTransaction)
     }
   }
 
@@ -109,6 +118,8 @@ export class SqlStore implements Store {
   get zoneChanges (): ZoneChangeStore { return this.current().parts.zoneChanges }
   get snapshots (): ZoneSnapshotStore { return this.current().parts.snapshots }
   get queryCounts (): QueryCountStore { return this.current().parts.queryCounts }
+  get hostVolume (): HostVolumeStore { return this.current().parts.hostVolume }
+  get analyticsData (): AnalyticsDataStore { return this.analytics }
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }

@@ -25,7 +25,8 @@ const RequestIdParams = Type.Object({ requestId: Type.String({ maxLength: 200 })
  * API's links have it.
  */
 function linkHeader (result: ReportResult): string | undefined {
-  const link = (offset: number, rel: string): string => `</v1/${result.path}?offset=${offset}&limit=${result.limit}>; rel="${rel}"`
+  const query = result.linkQuery === undefined ? '' : `${result.linkQuery}&`
+  const link = (offset: number, rel: string): string => `</v1/${result.path}?${query}offset=${offset}&limit=${result.limit}>; rel="${rel}"`
   const parts: string[] = []
   if (result.hasNext) parts.push(link(result.offset + result.limit, 'next'))
   if (result.offset > 0) parts.push(link(Math.max(0, result.offset - result.limit), 'previous'))

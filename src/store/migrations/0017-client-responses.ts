@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { EngineName } from '../engine.ts'
+import { partitionByMonth } from '../partitions.ts'
 
 /**
  * Responses per client for the client IP directional report: `client_responses`, one row per
@@ -7,9 +8,10 @@ import type { EngineName } from '../engine.ts'
  * additive counter, `class_c` the client's network (IPv4 /24 `a.b.c.0`, IPv6 /48), the report's
  * required filter. Zone '' holds the queries no zone answered; the overflow rows (clients beyond
  * the in-memory bound of a flush) have client_ip, class_c and the place ''. Shaped as the other
- * per-day count tables: `day` first and first in the primary key.
+ * analytics tables (`analytics-tables.ts`): `day` first in the primary key; on PostgreSQL
+ * partitioned by month here (created after migration 0016).
  */
-export async function up (db: Kysely<any>, _engine: EngineName): Promise<void> {
+export async function up (db: Kysely<any>, engine: EngineName): Promise<void> {
   await db.schema.createTable('client_responses')
     .addColumn('day', 'text', c => c.notNull())
     .addColumn('zone', 'text', c => c.notNull())
@@ -22,6 +24,7 @@ export async function up (db: Kysely<any>, _engine: EngineName): Promise<void> {
     .addColumn('responses', 'bigint', c => c.notNull().defaultTo(0))
     .addPrimaryKeyConstraint('client_responses_pk', ['day', 'zone', 'client_ip', 'node', 'country', 'region', 'city'])
     .execute()
-  // The report: one network, a range of days.
+  await partitionByMonth(db, engine, 'client_responses')
+  // The report: one network, a range of days (after partitioning, which carries no other index over).
   await db.schema.createIndex('client_responses_class_c').on('client_responses').columns(['class_c', 'day']).execute()
 }
