@@ -20,7 +20,9 @@ import { FanOutSink } from '../analytics/fan-out-sink.ts'
 import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
-import { registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
+import { ClientCountSink } from '../analytics/client-count-sink.ts'
+import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
+import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { AnalyticsRetention } from '../analytics/retention.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
@@ -55,6 +57,11 @@ export interface RunningService {
   rawSamples: RawSampleSink | undefined
   /** Query volume and response codes per host, written like `queryCounts`. */
   hostCounts: HostCountSink
+  /**
+   * Responses per day, zone, client and place (the client IP report), added to the database
+   * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
+   */
+  clientCounts: ClientCountSink
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -74,6 +81,18 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     flushMs: config.analyticsFlushSeconds * 1000,
     onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
   })
+  const clientCounts = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxClients: config.analyticsMaxClients,
+    locator: async () => {
+      const files = config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases
+      if (files.length === 0) return undefined
+      const geo = await GeoIp.open(files)
+      logger.info({ databases: geo.builds() }, 'GeoIP databases open')
+      return geo
+    },
+    onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
+  })
   const rawSamples = config.analyticsRawPerSecond === 0
     ? undefined
     : new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, {
@@ -87,10 +106,11 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     maxHosts: config.analyticsHosts,
     onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
   })
-  const sinks = rawSamples === undefined ? [queryCounts, queryVolume, hostVolume] : [queryCounts, queryVolume, hostVolume, rawSamples]
+  const sinks = rawSamples === undefined ? [queryCounts, queryVolume, hostVolume, clientCounts] : [queryCounts, queryVolume, hostVolume, clientCounts, rawSamples]
   const queries = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, queryCounts, queries, hostVolume)
   if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
+  registerClientCountMetrics(metrics, clientCounts)
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -174,6 +194,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     queryVolume.start()
     rawSamples?.start()
     hostVolume.start()
+    clientCounts.start()
   } catch (err) {
     await refresher.stop()
     await retention.stop()
@@ -204,6 +225,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     queryCounts: queryVolume,
     rawSamples,
     hostCounts: hostVolume,
+    clientCounts,
     queries: {
       collector: queries,
       counts: queryCounts,
@@ -230,6 +252,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         // What was counted since the last flush, before the database closes.
         await queryVolume.close().catch(() => {})
         await rawSamples?.close().catch(() => {})
+        await clientCounts.close().catch(() => {})
         await hostVolume.close().catch(() => {})
         await retention.stop()
         // Running jobs finish (and record their outcome) before the database closes.
