@@ -12,13 +12,13 @@ import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { csvRecords } from '../../../helpers/csv.ts'
 import { engineCases } from '../../../helpers/engines.ts'
+import { reportCalls, type Caller, type ReportRow } from '../../../helpers/reports.ts'
 import { client } from '../../../helpers/zones.ts'
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 const CIP = '/reports/dns_resolution/directional_response_counts/client_ip'
 
-type Caller = ReturnType<typeof client>
-type Row = Record<string, unknown>
+type Row = ReportRow
 
 function row (day: string, zone: string, clientIp: string, node: string, place: [string, string, string], responses: number): ClientResponseRow {
   const classC = clientIp.includes(':') ? '2001:db8:1::' : clientIp.replace(/\.\d+$/, '.0')
@@ -61,30 +61,11 @@ for (const engine of await engineCases()) {
       await t.close()
     })
 
-    const request = async (who: Caller, body: unknown, query = ''): Promise<string> => {
-      const res = await who.post(`${CIP}${query}`, body)
-      assert.equal(res.statusCode, 201, res.body)
-      const { requestId } = res.json() as { requestId: string }
-      assert.match(requestId, /^CIP-[0-9a-f]{16}$/)
-      return requestId
-    }
-    const result = async (who: Caller, id: string, headers: Record<string, string> = {}) => {
-      for (;;) {
-        const res = await who.send('GET', `/requests/${id}`, undefined, headers)
-        if (res.statusCode !== 202) return res
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
-    }
-    const rows = async (body: Record<string, unknown>, query = ''): Promise<Row[]> => {
-      const res = await result(alice, await request(alice, { clientIPDirectionalResponseCounts: { accountName: 'acme', classCNetwork: '10.33.162.0', ...body } }, query))
-      assert.equal(res.statusCode, 200, res.body)
-      return res.json() as Row[]
-    }
-    const error = async (body: unknown, query = ''): Promise<[number, number, string]> => {
-      const res = await alice.post(`${CIP}${query}`, body)
-      const [e] = res.json() as Array<{ errorCode: number, errorMessage: string }>
-      return [res.statusCode, e!.errorCode, e!.errorMessage]
-    }
+    const calls = reportCalls(CIP, /^CIP-[0-9a-f]{16}$/)
+    const { request, result } = calls
+    const rows = async (body: Record<string, unknown>, query = ''): Promise<Row[]> =>
+      await calls.rows(alice, { clientIPDirectionalResponseCounts: { accountName: 'acme', classCNetwork: '10.33.162.0', ...body } }, query)
+    const error = async (body: unknown, query = ''): Promise<[number, number, string]> => await calls.error(alice, body, query)
     const brief = (found: Row[]): unknown[][] => found.map(r => [r.clientIP, r.authNode, r.country, r.city, r.reportStartDate, r.reportEndDate, r.responseCount])
 
     it('yesterday by default: one row per client, place and node over the account\'s zones, in address order', async () => {

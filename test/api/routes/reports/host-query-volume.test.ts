@@ -12,14 +12,14 @@ import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { csvRecords } from '../../../helpers/csv.ts'
 import { engineCases } from '../../../helpers/engines.ts'
+import { reportCalls, type Caller, type ReportRow } from '../../../helpers/reports.ts'
 import { client } from '../../../helpers/zones.ts'
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 const HQV = '/reports/dns_resolution/query_volume/host'
 const NXD = '?advance=true&reportType=ADVANCED_NXDOMAINS'
 
-type Caller = ReturnType<typeof client>
-type Row = Record<string, unknown>
+type Row = ReportRow
 
 for (const engine of await engineCases()) {
   describe(`${engine.name}: host query volume report`, { skip: engine.skip }, () => {
@@ -59,28 +59,9 @@ for (const engine of await engineCases()) {
       await t.close()
     })
 
-    const request = async (who: Caller, body: unknown, query = ''): Promise<string> => {
-      const res = await who.post(`${HQV}${query}`, body)
-      assert.equal(res.statusCode, 201, res.body)
-      return (res.json() as { requestId: string }).requestId
-    }
-    const result = async (who: Caller, id: string, headers: Record<string, string> = {}) => {
-      for (;;) {
-        const res = await who.send('GET', `/requests/${id}`, undefined, headers)
-        if (res.statusCode !== 202) return res
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
-    }
-    const rows = async (who: Caller, body: unknown, query = ''): Promise<Row[]> => {
-      const res = await result(who, await request(who, body, query))
-      assert.equal(res.statusCode, 200, res.body)
-      return res.json() as Row[]
-    }
-    const error = async (body: unknown, query = ''): Promise<[number, number, string]> => {
-      const res = await alice.post(`${HQV}${query}`, body)
-      const [e] = res.json() as Array<{ errorCode: number, errorMessage: string }>
-      return [res.statusCode, e!.errorCode, e!.errorMessage]
-    }
+    const calls = reportCalls(HQV)
+    const { request, result, rows } = calls
+    const error = async (body: unknown, query = ''): Promise<[number, number, string]> => await calls.error(alice, body, query)
 
     it('one record per host over the range (the 1st to 7th of the previous month by default), every node summed, sorted by hostName then endDate', async () => {
       const id = await request(alice, { hostQueryVolume: { zoneName: 'example.org' } })

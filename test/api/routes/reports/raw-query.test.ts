@@ -13,13 +13,13 @@ import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { csvRecords } from '../../../helpers/csv.ts'
 import { engineCases } from '../../../helpers/engines.ts'
+import { reportCalls, type Caller, type ReportRow } from '../../../helpers/reports.ts'
 import { client } from '../../../helpers/zones.ts'
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
 const RQS = '/reports/dns_resolution/sample/raw_query'
 
-type Caller = ReturnType<typeof client>
-type Row = Record<string, unknown>
+type Row = ReportRow
 
 let nextId = 1
 function sample (time: string, over: Partial<RawQueryRow> = {}): RawQueryRow {
@@ -86,30 +86,7 @@ for (const engine of await engineCases()) {
       await t.close()
     })
 
-    const request = async (who: Caller, body: unknown, query = ''): Promise<string> => {
-      const res = await who.post(`${RQS}${query}`, body)
-      assert.equal(res.statusCode, 201, res.body)
-      const { requestId } = res.json() as { requestId: string }
-      assert.match(requestId, /^RQS-[0-9a-f]{16}$/)
-      return requestId
-    }
-    const result = async (who: Caller, id: string, headers: Record<string, string> = {}) => {
-      for (;;) {
-        const res = await who.send('GET', `/requests/${id}`, undefined, headers)
-        if (res.statusCode !== 202) return res
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
-    }
-    const rows = async (who: Caller, body: unknown, query = ''): Promise<Row[]> => {
-      const res = await result(who, await request(who, body, query))
-      assert.equal(res.statusCode, 200, res.body)
-      return res.json() as Row[]
-    }
-    const error = async (who: Caller, body: unknown, query = ''): Promise<[number, number, string]> => {
-      const res = await who.post(`${RQS}${query}`, body)
-      const [e] = res.json() as Array<{ errorCode: number, errorMessage: string }>
-      return [res.statusCode, e!.errorCode, e!.errorMessage]
-    }
+    const { request, result, rows, error } = reportCalls(RQS, /^RQS-[0-9a-f]{16}$/)
 
     it('yesterday by default: the account\'s zones only, by packet time then packet id, every field', async () => {
       const found = await rows(alice, { rawQuerySample: { accountName: 'acme' } })

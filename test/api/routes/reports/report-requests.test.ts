@@ -13,6 +13,7 @@ import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { csvRecords } from '../../../helpers/csv.ts'
 import { engineCases } from '../../../helpers/engines.ts'
+import { reportCalls, type Caller, type ReportRow } from '../../../helpers/reports.ts'
 import { client } from '../../../helpers/zones.ts'
 
 const NOW = new Date('2026-11-25T12:00:00.000Z')
@@ -21,8 +22,7 @@ const ARC = '/reports/dns_resolution/advanced_response_codes'
 const DAILY = '/reports/dns_resolution/query_volume/zone/daily'
 const PROJECTED = '/v1/reports/dns_resolution/projected_query_volume'
 
-type Caller = ReturnType<typeof client>
-type Row = Record<string, unknown>
+type Row = ReportRow
 
 for (const engine of await engineCases()) {
   describe(`${engine.name}: report requests over stored query counts`, { skip: engine.skip }, () => {
@@ -65,33 +65,10 @@ for (const engine of await engineCases()) {
       await t.close()
     })
 
-    /** POST a report and return its id. */
-    const request = async (who: Caller, path: string, body: unknown, query = ''): Promise<string> => {
-      const res = await who.post(`${path}${query}`, body)
-      assert.equal(res.statusCode, 201, res.body)
-      const { requestId } = res.json() as { requestId: string }
-      assert.match(requestId, /^[A-Z_]+-[0-9a-f]{16}$/)
-      return requestId
-    }
-    /** GET the rows once computed (polling while 202). */
-    const result = async (who: Caller, id: string, headers: Record<string, string> = {}) => {
-      for (;;) {
-        const res = await who.send('GET', `/requests/${id}`, undefined, headers)
-        if (res.statusCode !== 202) return res
-        assert.deepEqual(res.json(), { errorCode: 410004, errorMessage: 'Report is not ready. Please try again later.' })
-        await new Promise(resolve => setTimeout(resolve, 20))
-      }
-    }
-    const rows = async (who: Caller, path: string, body: unknown, query = ''): Promise<Row[]> => {
-      const res = await result(who, await request(who, path, body, query))
-      assert.equal(res.statusCode, 200, res.body)
-      return res.json() as Row[]
-    }
-    const error = async (who: Caller, path: string, body: unknown, query = ''): Promise<[number, number, string]> => {
-      const res = await who.post(`${path}${query}`, body)
-      const [e] = res.json() as Array<{ errorCode: number, errorMessage: string }>
-      return [res.statusCode, e!.errorCode, e!.errorMessage]
-    }
+    const request = async (who: Caller, path: string, body: unknown, query = ''): Promise<string> => await reportCalls(path).request(who, body, query)
+    const { result } = reportCalls('')
+    const rows = async (who: Caller, path: string, body: unknown, query = ''): Promise<Row[]> => await reportCalls(path).rows(who, body, query)
+    const error = async (who: Caller, path: string, body: unknown, query = ''): Promise<[number, number, string]> => await reportCalls(path).error(who, body, query)
 
     it('answers 202 with the real API\'s "not ready" object until the task has run, then the rows', async () => {
       const id = await request(alice, ZQV, {})
