@@ -84,8 +84,8 @@ describe('sqlite: reports of the queries the running service answered', { skip: 
     await ask(udpExchange, '::1', '::1', 'mail.example.org.', AAAA)
     await ask(tcpExchange, '::1', '::1', 'missing.example.org.', TXT)
     assert.deepEqual(rcodes, [0, 3, 0, 5, 0, 0, 0, 3])
-    await t.service.queries.flush()
-    await t.service.queryCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.queryCounts!.flush()
   })
   after(async () => await t?.stop())
 
