@@ -1,4 +1,4 @@
-// `npm run bench -- analytics`: the query count sink's cost per query (aggregating batch columns)
+// Part "sinks" of `npm run bench -- analytics` (bench/analytics/run.ts): the query count sink's cost per query (aggregating batch columns)
 // and the time of one flush to SQLite. BENCH_ANALYTICS_ZONES (1000) distinct zones. Then the raw
 // sample sink's cost per query (a budget of 1000 a second, every query in one second: the
 // reservoir's draw for each, a sample made for the few kept), without and with error responses
