@@ -4,10 +4,16 @@
 // reservoir's draw for each, a sample made for the few kept), without and with error responses
 // (1 in 7, each kept: at most 10,000 held), and the time of its flush to SQLite. Then the
 // host count sink: known names, and a random-subdomain flood (every query a new name, past the
-// per-zone limit after the first 10,000), and the flush of its rows.
+// per-zone limit after the first 10,000), and the flush of its rows. Then the client count sink's
+// cost per query with BENCH_ANALYTICS_CLIENTS (100,000) distinct client addresses (random public
+// IPv4, one zone), and its flush: placing every client in the shipped GeoIP database (cold cache,
+// then warm) and writing the rows to SQLite.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { ClientCountSink } from '../../src/analytics/client-count-sink.ts'
+import { GeoIp, shippedDatabases } from '../../src/analytics/geoip.ts'
 import { QueryBatch } from '../../src/analytics/query-batch.ts'
 import { QueryCountSink } from '../../src/analytics/query-count-sink.ts'
 import { RawSampleSink } from '../../src/analytics/raw-sample-sink.ts'
@@ -17,6 +23,7 @@ import { openStore } from '../../src/store/open-store.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
 
 const ZONES = Number(process.env.BENCH_ANALYTICS_ZONES ?? 1000)
+const CLIENTS = Number(process.env.BENCH_ANALYTICS_CLIENTS ?? 100_000)
 const BATCHES = 400
 const SIZE = 8192
 const zones = Array.from({ length: ZONES }, (_, i) => wireKey(parseName(`zone${i}.example.`)))
@@ -90,6 +97,27 @@ try {
     await sink.flush()
     const ms = Number(process.hrtime.bigint() - f0) / 1e6
     process.stdout.write(`hosts, ${label}: ${ns.toFixed(1)} ns/query (${(1e9 / ns / 1e6).toFixed(1)} M queries/s), ${sink.overflowed} queries to the overflow host; flush of ${rows} host rows to SQLite: ${ms.toFixed(1)} ms\n`)
+  }
+
+  const random = randomBytes(CLIENTS * 4)
+  const clients = Array.from({ length: CLIENTS }, (_, i) => `${1 + random[4 * i]! % 222}.${random[4 * i + 1]}.${random[4 * i + 2]}.${random[4 * i + 3]}`)
+  const o0 = process.hrtime.bigint()
+  const geo = await GeoIp.open(shippedDatabases())
+  process.stdout.write(`GeoIP: the shipped database opened in ${(Number(process.hrtime.bigint() - o0) / 1e6).toFixed(0)} ms\n`)
+  const sink = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, { flushMs: 3_600_000, maxClients: CLIENTS, locator: async () => geo })
+  const b = batch(SIZE)
+  for (const round of ['cold', 'warm']) {
+    let next = 0
+    const t0 = process.hrtime.bigint()
+    for (let n = 0; n < BATCHES; n++) {
+      for (let i = 0; i < SIZE; i++) b.address[i] = clients[next++ % CLIENTS]!
+      sink.write(b)
+    }
+    const ns = Number(process.hrtime.bigint() - t0) / (BATCHES * SIZE)
+    const f0 = process.hrtime.bigint()
+    await sink.flush()
+    const ms = Number(process.hrtime.bigint() - f0) / 1e6
+    process.stdout.write(`client counts, ${CLIENTS} clients: ${ns.toFixed(1)} ns/query (filling the batch included); flush (${round} GeoIP cache) placing them and writing ${CLIENTS} rows to SQLite: ${ms.toFixed(0)} ms\n`)
   }
 } finally {
   await store.close()

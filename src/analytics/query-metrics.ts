@@ -1,6 +1,7 @@
 import { Counter, type Registry } from 'prom-client'
 import { Rcode } from '../dns/wire/constants.ts'
 import { typeName } from '../zone/rdata/index.ts'
+import type { ClientCountSink } from './client-count-sink.ts'
 import type { CounterSink } from './counter-sink.ts'
 import type { HostCountSink } from './host-count-sink.ts'
 import type { QueryCollector } from './query-collector.ts'
@@ -99,6 +100,20 @@ export function registerRawSampleMetrics (registry: Registry, sink: RawSampleSin
       this.inc({ outcome: 'written' }, stats.written)
       this.inc({ outcome: 'dropped' }, stats.dropped)
       this.inc({ outcome: 'duplicate' }, stats.duplicate)
+    }
+  })
+}
+
+/** The client counts' overflow: queries counted without their client (over `ZONAL_ANALYTICS_MAX_CLIENTS`). */
+export function registerClientCountMetrics (registry: Registry, sink: ClientCountSink): void {
+  // eslint-disable-next-line no-new
+  new Counter({
+    name: 'zonal_analytics_client_overflow_total',
+    help: 'Answered DNS queries counted in the overflow row of their day, zone and node (no client address): more distinct clients than ZONAL_ANALYTICS_MAX_CLIENTS between two flushes',
+    registers: [registry],
+    collect () {
+      this.reset()
+      this.inc(sink.overflowed)
     }
   })
 }

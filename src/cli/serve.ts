@@ -20,7 +20,9 @@ import { FanOutSink } from '../analytics/fan-out-sink.ts'
 import { HostCountSink } from '../analytics/host-count-sink.ts'
 import { QueryCollector } from '../analytics/query-collector.ts'
 import { QueryCountSink } from '../analytics/query-count-sink.ts'
-import { registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
+import { ClientCountSink } from '../analytics/client-count-sink.ts'
+import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
+import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { AnalyticsRetention } from '../analytics/retention.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
@@ -56,6 +58,11 @@ export interface RunningService {
   rawSamples: RawSampleSink | undefined
   /** Query volume and response codes per host, written like `queryCounts`. */
   hostCounts: HostCountSink | undefined
+  /**
+   * Responses per day, zone, client and place (the client IP report), added to the database
+   * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
+   */
+  clientCounts: ClientCountSink | undefined
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -182,6 +189,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     queryCounts: analytics?.queryVolume,
     rawSamples: analytics?.rawSamples,
     hostCounts: analytics?.hostVolume,
+    clientCounts: analytics?.clientCounts,
     queries: analytics === undefined
       ? undefined
       : {
@@ -229,6 +237,7 @@ interface Analytics {
   queryVolume: QueryCountSink
   rawSamples: RawSampleSink | undefined
   hostVolume: HostCountSink
+  clientCounts: ClientCountSink
   /** Start the sinks' periodic flushes. */
   start (): void
   /** Stop capturing and write what the sinks hold (write errors are logged by the sinks). */
@@ -255,25 +264,41 @@ function createAnalytics (config: Config, store: Store, logger: Logger, metrics:
     maxHosts: config.analyticsHosts,
     onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
   })
-  const sinks = rawSamples === undefined ? [counts, queryVolume, hostVolume] : [counts, queryVolume, hostVolume, rawSamples]
+  const clientCounts = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxClients: config.analyticsMaxClients,
+    locator: async () => {
+      const files = config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases
+      if (files.length === 0) return undefined
+      const geo = await GeoIp.open(files)
+      logger.info({ databases: geo.builds() }, 'GeoIP databases open')
+      return geo
+    },
+    onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
+  })
+  const sinks = rawSamples === undefined ? [counts, queryVolume, hostVolume, clientCounts] : [counts, queryVolume, hostVolume, clientCounts, rawSamples]
   const collector = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
   registerQueryMetrics(metrics, counts, collector, hostVolume)
   if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
+  registerClientCountMetrics(metrics, clientCounts)
   return {
     collector,
     counts,
     queryVolume,
     rawSamples,
     hostVolume,
+    clientCounts,
     start () {
       queryVolume.start()
       rawSamples?.start()
       hostVolume.start()
+      clientCounts.start()
     },
     async close () {
       await collector.close()
       await queryVolume.close().catch(() => {})
       await rawSamples?.close().catch(() => {})
+      await clientCounts.close().catch(() => {})
       await hostVolume.close().catch(() => {})
     }
   }

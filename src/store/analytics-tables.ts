@@ -20,7 +20,8 @@ export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
   { name: 'query_volume', keep: { months: 13 }, partitionedBy: '0016' },
   { name: 'response_codes', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'host_volume', keep: { days: 90 }, partitionedBy: '0016' },
-  { name: 'raw_queries', keep: { days: 90 }, partitionedBy: '0016' }
+  { name: 'raw_queries', keep: { days: 90 }, partitionedBy: '0016' },
+  { name: 'client_responses', keep: { days: 90 }, partitionedBy: '0017' }
 ]
 
 /** The first day kept of a table at `now`: 'YYYY-MM-DD' (rows of earlier days are removed). */

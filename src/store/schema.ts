@@ -227,6 +227,19 @@ export interface RawQueryTable {
   response_micros: number
 }
 
+/** Responses per (day, zone, client, node, place) (migration 0017): `responses` is additive. */
+export interface ClientResponseTable {
+  day: string
+  zone: string
+  client_ip: string
+  node: string
+  country: string
+  region: string
+  city: string
+  class_c: string
+  responses: number
+}
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -244,6 +257,7 @@ export interface Database {
   raw_queries: RawQueryTable
   host_volume: HostVolumeTable
   report_requests: ReportRequestTable
+  client_responses: ClientResponseTable
 }
 
 export type AccountRow = Selectable<AccountTable>

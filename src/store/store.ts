@@ -343,6 +343,11 @@ export interface RrsetPageQuery extends RrsetFilter {
   limit: number
 }
 
+/**
+ * A zone's rrsets. Writing them neither moves the zone's version nor announces the zone: write
+ * them in the transaction that updates (or creates) the zone row, as every change of the API
+ * does, or the zone sync of every node keeps serving the zone without them.
+ */
 export interface RrsetStore {
   insertMany (zoneId: string, rrsets: readonly StoredRrset[]): Promise<void>
   deleteAll (zoneId: string): Promise<void>
@@ -760,6 +765,43 @@ export interface RawQueryReportQuery {
   limit: number
 }
 
+/**
+ * One row of responses per client (migration 0017): the key (day 'YYYY-MM-DD' UTC, zone as a
+ * presentation name or '', client address, node, country, region, city), the client's network
+ * (`classC`) and the responses to add. The overflow row of a (day, zone, node) has clientIp,
+ * classC and the place ''.
+ */
+export interface ClientResponseRow {
+  day: string
+  zone: string
+  clientIp: string
+  node: string
+  country: string
+  region: string
+  city: string
+  classC: string
+  responses: number
+}
+
+/** What the client IP directional report asks for: one network, a range of days, the accounts' zones. */
+export interface ClientResponseQuery {
+  accountIds: readonly string[]
+  /** The network as stored (`a.b.c.0`, an IPv6 /48 as `2001:db8:1::`). */
+  classC: string
+  /** Inclusive, 'YYYY-MM-DD'. */
+  from: string
+  to: string
+  /** A presentation name with the final dot, lower-case. */
+  zone?: string
+  clientIp?: string
+  /** Compared case-insensitively (the stored values are lower-case). */
+  country?: string
+  region?: string
+  city?: string
+  offset: number
+  limit: number
+}
+
 /** Raw query samples: added every flush; deleted by the retention job only. */
 export interface RawQueryStore {
   /**
@@ -772,6 +814,34 @@ export interface RawQueryStore {
    * out. Resolves to the number of rows added; throws (adding nothing) on failure.
    */
   add (rows: readonly RawQueryRow[]): Promise<number>
+}
+
+/**
+ * One report row: the responses of a client address at a place answered by a node, over the
+ * zones of an account, with the first and last day in the range that had any.
+ */
+export interface ClientResponseReportRow {
+  accountId: string
+  classC: string
+  clientIp: string
+  country: string
+  region: string
+  city: string
+  node: string
+  firstDay: string
+  lastDay: string
+  responses: number
+}
+
+/** Responses per client, added to, never replaced. */
+export interface ClientResponseStore {
+  /** Add one flush in one transaction (each row to the stored row of its key, created when missing). Throws (adding nothing) on failure. */
+  add (rows: readonly ClientResponseRow[]): Promise<void>
+  /**
+   * The report's rows: grouped by account, client address, place and node; ordered by client
+   * address (numerically within an IPv4 /24), node, country, region, city, account.
+   */
+  report (q: ClientResponseQuery): Promise<ClientResponseReportRow[]>
 }
 
 export interface Store {
@@ -790,6 +860,7 @@ export interface Store {
   readonly hostVolume: HostVolumeStore
   readonly analyticsData: AnalyticsDataStore
   readonly reportRequests: ReportRequestStore
+  readonly clientResponses: ClientResponseStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

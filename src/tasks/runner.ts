@@ -265,6 +265,9 @@ export class TaskRunner {
         const deleted = await this.store.audit.deleteBefore(before)
         if (deleted > 0) this.logger.info?.({ deleted, before }, 'deleted audit records past their retention')
       }
+      // Report requests carry their own expiry (60 days after the request).
+      const expired = await this.store.reportRequests.deleteExpired(new Date().toISOString())
+      if (expired > 0) this.logger.info?.({ deleted: expired }, 'deleted report requests past their retention')
     } catch (err) {
       this.logger.warn({ err }, 'task maintenance failed')
     }

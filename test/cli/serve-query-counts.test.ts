@@ -132,10 +132,11 @@ describe('sqlite: ZONAL_ANALYTICS=off', () => {
   after(async () => await t?.stop())
 
   it('answers queries without capturing them: no counts at /metrics, no analytics rows even after a graceful stop', async () => {
-    assert.equal(t.service.queries, undefined)
-    assert.equal(t.service.queryCounts, undefined)
-    assert.equal(t.service.hostCounts, undefined)
+    assert.equal(t.service.queries!, undefined)
+    assert.equal(t.service.queryCounts!, undefined)
+    assert.equal(t.service.hostCounts!, undefined)
     assert.equal(t.service.rawSamples, undefined)
+    assert.equal(t.service.clientCounts, undefined)
     const port = t.service.dns.port
     const answers = [
       decodeMessage((await udpExchange('127.0.0.1', port, query('mail.example.org.', A))).reply),
@@ -152,7 +153,7 @@ describe('sqlite: ZONAL_ANALYTICS=off', () => {
     await t.service.close()
     const store = await openStore(t.db.url)
     try {
-      for (const table of ['query_volume', 'response_codes', 'host_volume', 'raw_queries'] as const) {
+      for (const table of ['query_volume', 'response_codes', 'host_volume', 'raw_queries', 'client_responses'] as const) {
         const rows = await (store as any).engineImpl.db.selectFrom(table).selectAll().execute() as unknown[]
         assert.deepEqual(rows, [], table)
       }

@@ -1,7 +1,8 @@
 /**
  * Reports of real traffic: the running service answers DNS queries from several loopback
  * addresses, over UDP and TCP, IPv4 and IPv6, and the reports requested over HTTP count exactly
- * those; the official Python client requests and waits for them with its own ReportHandler.
+ * those; the official Python client requests and waits for them with its own ReportHandler; two
+ * nodes on one PostgreSQL database are counted together.
  */
 import assert from 'node:assert/strict'
 import { fileURLToPath } from 'node:url'
@@ -10,6 +11,7 @@ import { decodeMessage } from '../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../src/dns/wire/writer.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { ipv6Unavailable, tcpExchange, udpExchange, ZONE } from '../helpers/dns-clients.ts'
+import { engineCases } from '../helpers/engines.ts'
 import { pythonClients, runPython, ULTRA_REST_CLIENT } from '../helpers/python-clients.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
@@ -130,5 +132,39 @@ describe('sqlite: reports of the queries the running service answered', { skip: 
     // The client asks for rspMtd DESC: today first.
     assert.deepEqual([pqv[0].currentDay, pqv[0].rspMtd], [Number(today().slice(8)), 8])
     assert.deepEqual(steps['get_report_results unknown'], [{ errorCode: 404, errorMessage: 'No report with the given ID was requested before.' }])
+  })
+})
+
+const pg = (await engineCases()).find(e => e.name === 'postgres')!
+describe('postgres: two nodes on one database are counted together', { skip: pg.skip }, () => {
+  let first: TestService
+  let second: TestService
+  before(async () => {
+    first = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_NODE_NAME: 'ams', ZONAL_DNS_RRL: '0' }, 'postgres')
+    second = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_NODE_NAME: 'lax', ZONAL_DNS_RRL: '0', ZONAL_DATABASE_URL: first.db.url })
+    await serveExample(first)
+    await serveExample(second, false)
+  })
+  after(async () => {
+    await second?.service.close()
+    await second?.stop()
+    await first?.stop()
+  })
+
+  it('each node writes its own rows; the report sums them', async () => {
+    const ask = async (t: TestService, name: string, type: number) => decodeMessage((await udpExchange('127.0.0.1', t.service.dns.port, query(name, type), 2000, '127.0.0.4')).reply).rcode
+    assert.deepEqual([await ask(first, 'mail.example.org.', A), await ask(first, 'missing.example.org.', A), await ask(second, 'mail.example.org.', AAAA)], [0, 3, 0])
+    for (const t of [first, second]) {
+      await t.service.queries!.flush()
+      await t.service.queryCounts!.flush()
+    }
+    const nodes = await (first.service.store as any).engineImpl.db.selectFrom('query_volume').select(['node']).where('zone', '=', 'example.org.').orderBy('node').execute() as Array<{ node: string }>
+    assert.deepEqual(nodes.map(n => n.node), ['ams', 'lax'])
+    const client = await api(second, PASSWORD)
+    const [r] = await client.report(ZQV, { zoneQueryVolume: { startDate: today(), endDate: today() } })
+    // One SOA per node from the wait for the zone, then the three queries.
+    assert.deepEqual([r!.rspTotal, r!.recordA, r!.recordAAAA, r!.recordSoa], [5, 2, 1, 2])
+    const [codes] = await client.report(ARC, { advancedResponseCodes: { accountName: 'default', reportStartDate: today(), reportEndDate: today() } })
+    assert.deepEqual([codes!.noerrorCount, codes!.nxdomainCount], [4, 1])
   })
 })

@@ -22,7 +22,12 @@ async function npmStart (env: Record<string, string>) {
   child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
   let buffer = ''
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no port logged; stderr: ${stderr}`)), 30_000)
+    // Not a measure of speed: a deadline so a service that never listens fails the test (and is
+    // killed, so the test file ends) rather than hanging it; generous for a loaded machine.
+    const timer = setTimeout(() => {
+      try { process.kill(-child.pid!, 'SIGKILL') } catch {}
+      reject(new Error(`no port logged; stderr: ${stderr}`))
+    }, 120_000)
     child.stdout.on('data', (d: Buffer) => {
       buffer += d.toString()
       let nl

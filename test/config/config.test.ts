@@ -107,6 +107,17 @@ describe('loadConfig', () => {
     assert.equal(loadConfig({ ZONAL_DNS_UDP_BATCH: '1' }).dnsUdpBatch, true)
     throwsNaming({ ZONAL_DNS_UDP_BATCH: 'yes' }, 'ZONAL_DNS_UDP_BATCH')
   })
+
+  it('reads the client counts bound and the GeoIP files: the shipped database by default, none, or files that exist', () => {
+    const defaults = loadConfig({})
+    assert.deepEqual([defaults.analyticsMaxClients, defaults.geoipDatabases], [100_000, 'shipped'])
+    assert.equal(loadConfig({ ZONAL_ANALYTICS_MAX_CLIENTS: '5' }).analyticsMaxClients, 5)
+    throwsNaming({ ZONAL_ANALYTICS_MAX_CLIENTS: '0' }, 'ZONAL_ANALYTICS_MAX_CLIENTS')
+    assert.deepEqual(loadConfig({ ZONAL_GEOIP_DB: 'none' }).geoipDatabases, [])
+    const here = new URL(import.meta.url).pathname
+    assert.deepEqual(loadConfig({ ZONAL_GEOIP_DB: ` ${here} ` }).geoipDatabases, [here])
+    throwsNaming({ ZONAL_GEOIP_DB: `${here},/no/such/file.mmdb` }, 'ZONAL_GEOIP_DB')
+  })
 })
 
 describe('CONFIG_VARIABLES', () => {

@@ -25,19 +25,27 @@ export function rrsetsOf (zoneName: string, text: string, profiles: Record<strin
   return [...sets.values()]
 }
 
-/** Create a zone in an existing account straight through the store, with the records of `text`. */
+/**
+ * Create a zone in an existing account straight through the store, with the records of `text`,
+ * in one transaction as the API does: writing rrsets does not move the zone's version, so a zone
+ * committed before its records would be served (here and by every node on the database) without
+ * them until its next change.
+ */
 export async function storeZone (store: Store, accountName: string, zoneName: string, text: string, extra: { type?: ZoneRow['zone_type'], originalZoneId?: string, profiles?: Record<string, PoolProfile> } = {}): Promise<Zone> {
   const account = await store.accounts.findByName(accountName)
   if (account === undefined) throw new Error(`no account ${accountName}`)
-  const zone = await store.zones.create({
-    accountId: account.id,
-    accountNameKey: account.name_key,
-    name: zoneName,
-    type: extra.type ?? 'PRIMARY',
-    originalZoneId: extra.originalZoneId
+  const rrsets = text === '' ? [] : rrsetsOf(zoneName, text, extra.profiles)
+  return await store.transaction(async (tx) => {
+    const zone = await tx.zones.create({
+      accountId: account.id,
+      accountNameKey: account.name_key,
+      name: zoneName,
+      type: extra.type ?? 'PRIMARY',
+      originalZoneId: extra.originalZoneId
+    })
+    if (rrsets.length > 0) await tx.rrsets.insertMany(zone.id, rrsets)
+    return zone
   })
-  if (text !== '') await store.rrsets.insertMany(zone.id, rrsetsOf(zoneName, text, extra.profiles))
-  return zone
 }
 
 /** A small valid zone: SOA, NS with glue, and a few records of common types. */

@@ -1,4 +1,5 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
+import { clientIpReport } from '../client-ip.ts'
 import { hostQueryVolumeReport } from '../host-query-volume.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
 import { rawQueryReport } from '../raw-query.ts'
@@ -13,7 +14,8 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   projectedQueryVolumeReport,
   advancedResponseCodesReport,
   rawQueryReport,
-  hostQueryVolumeReport
+  hostQueryVolumeReport,
+  clientIpReport
 ]
 
 const byPath = new Map(reportDefinitions.map(d => [d.path, d]))

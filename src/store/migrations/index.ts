@@ -16,6 +16,7 @@ import * as m0012 from './0012-report-requests.ts'
 import * as m0013 from './0013-raw-queries.ts'
 import * as m0015 from './0015-host-volume.ts'
 import * as m0016 from './0016-analytics-partitions.ts'
+import * as m0017 from './0017-client-responses.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -37,7 +38,8 @@ const migrations: Record<string, EngineMigration> = {
   '0012-report-requests': m0012,
   '0013-raw-queries': m0013,
   '0015-host-volume': m0015,
-  '0016-analytics-partitions': m0016
+  '0016-analytics-partitions': m0016,
+  '0017-client-responses': m0017
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -12,6 +12,7 @@ import { SqlHostVolumeStore } from './host-volume.ts'
 import { SqlQueryCountStore } from './query-counts.ts'
 import { SqlRawQueryStore } from './raw-queries.ts'
 import { SqlReportRequestStore } from './report-requests.ts'
+import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
@@ -40,6 +41,7 @@ interface Parts {
   readonly hostVolume: HostVolumeStore
   readonly reportRequests: ReportRequestStore
   readonly rawQueries: RawQueryStore
+  readonly clientResponses: ClientResponseStore
 }
 
 /**
@@ -101,7 +103,8 @@ export class SqlStore implements Store {
       queryCounts: new SqlQueryCountStore(db, writeTransaction, engineImpl.name),
       hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl.name),
       reportRequests: new SqlReportRequestStore(db),
-      rawQueries: new SqlRawQueryStore(db, writeTransaction)
+      rawQueries: new SqlRawQueryStore(db, writeTransaction),
+      clientResponses: new SqlClientResponseStore(db, writeTransaction)
     }
   }
 
@@ -119,6 +122,7 @@ export class SqlStore implements Store {
   get analyticsData (): AnalyticsDataStore { return this.analytics }
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
+  get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

@@ -32,7 +32,7 @@ for (const engine of await engineCases()) {
     let bob: Caller
 
     before(async () => {
-      t = await buildTestApp(engine.name, { clock: () => NOW, tasks: (store: Store) => (runner = new TaskRunner(store, taskHandlers(), { workerId: 'report-test', pollMs: 20 })) })
+      t = await buildTestApp(engine.name, { clock: () => NOW, tasks: (store: Store) => (runner = new TaskRunner(store, taskHandlers(), { workerId: 'report-test', pollMs: 20, maintenanceMs: 50 })) })
       alice = client(t.app, await t.user('alice', 'acme', 'Owner'))
       bob = client(t.app, await t.user('bob', 'other', 'Owner'))
       for (const zone of ['example.org', 'zz.example', 'aa.example']) assert.equal((await alice.newPrimary(zone, 'acme')).statusCode, 201)
@@ -160,6 +160,17 @@ for (const engine of await engineCases()) {
       assert.equal(foreign.statusCode, 404)
       const anonymous = await t.app.inject({ method: 'GET', url: `/requests/${id}` })
       assert.equal(anonymous.statusCode, 401)
+    })
+
+    it('a request past its 60 days answers 404, and the task runner\'s upkeep deletes it', async () => {
+      const account = (await t.store.accounts.findByName('acme'))!
+      await t.store.reportRequests.create({ id: 'PQV-00000000000000aa', kind: 'reports/dns_resolution/query_volume/zone', userId: null, taskId: null, accountIds: [account.id], params: { params: {}, accounts: [], offset: 0, limit: 1, requestedAt: '2026-09-01T00:00:00.000Z' }, createdAt: '2026-09-01T00:00:00.000Z', expiresAt: '2026-10-31T00:00:00.000Z' })
+      assert.equal((await alice.get('/requests/PQV-00000000000000aa')).statusCode, 404)
+      const deadline = Date.now() + 30_000
+      while (await t.store.reportRequests.find('PQV-00000000000000aa') !== undefined && Date.now() < deadline) await new Promise(resolve => setTimeout(resolve, 20))
+      assert.equal(await t.store.reportRequests.find('PQV-00000000000000aa'), undefined)
+      const kept = await request(alice, ZQV, {})
+      assert.notEqual(await t.store.reportRequests.find(kept), undefined)
     })
 
     it('advanced response codes: per zone over the range, the six counts summed, the account required and checked', async () => {

@@ -1,0 +1,85 @@
+import { sql, type Kysely } from 'kysely'
+import type { Database } from '../schema.ts'
+import type { ClientResponseQuery, ClientResponseReportRow, ClientResponseRow, ClientResponseStore } from '../store.ts'
+
+/** Rows per INSERT: 9 parameters a row stays far below both engines' limits. */
+const ROWS_PER_STATEMENT = 500
+
+export class SqlClientResponseStore implements ClientResponseStore {
+  private readonly db: Kysely<Database>
+  private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+
+  /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+    this.db = db
+    this.inTransaction = inTransaction
+  }
+
+  async add (rows: readonly ClientResponseRow[]): Promise<void> {
+    if (rows.length === 0) return
+    await this.inTransaction(async (db) => {
+      for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
+        const values = rows.slice(from, from + ROWS_PER_STATEMENT).map(r => ({
+          day: r.day,
+          zone: r.zone,
+          client_ip: r.clientIp,
+          node: r.node,
+          country: r.country,
+          region: r.region,
+          city: r.city,
+          class_c: r.classC,
+          responses: r.responses
+        }))
+        await db.insertInto('client_responses').values(values)
+          .onConflict(oc => oc.columns(['day', 'zone', 'client_ip', 'node', 'country', 'region', 'city'])
+            .doUpdateSet({ responses: sql`${sql.ref('client_responses.responses')} + ${sql.ref('excluded.responses')}` }))
+          .execute()
+      }
+    })
+  }
+
+  async report (q: ClientResponseQuery): Promise<ClientResponseReportRow[]> {
+    if (q.accountIds.length === 0) return []
+    let query = this.db.selectFrom('client_responses as c')
+      .innerJoin('zones as z', join => join.onRef('z.name', '=', 'c.zone').on('z.account_id', 'in', [...q.accountIds]))
+      .where('c.class_c', '=', q.classC)
+      .where('c.day', '>=', q.from)
+      .where('c.day', '<=', q.to)
+    if (q.zone !== undefined) query = query.where('c.zone', '=', q.zone)
+    if (q.clientIp !== undefined) query = query.where('c.client_ip', '=', q.clientIp)
+    if (q.country !== undefined) query = query.where('c.country', '=', q.country.toLowerCase())
+    if (q.region !== undefined) query = query.where('c.region', '=', q.region.toLowerCase())
+    if (q.city !== undefined) query = query.where('c.city', '=', q.city.toLowerCase())
+    const rows = await query
+      .select(['z.account_id', 'c.class_c', 'c.client_ip', 'c.country', 'c.region', 'c.city', 'c.node'])
+      .select(eb => [
+        eb.fn.min('c.day').as('first_day'),
+        eb.fn.max('c.day').as('last_day'),
+        eb.fn.sum<string | number>('c.responses').as('responses')
+      ])
+      .groupBy(['z.account_id', 'c.class_c', 'c.client_ip', 'c.country', 'c.region', 'c.city', 'c.node'])
+      // Addresses of one /24 share their first three octets: by length, then text, is numeric order.
+      .orderBy(sql`length(c.client_ip)`)
+      .orderBy('c.client_ip')
+      .orderBy('c.node')
+      .orderBy('c.country')
+      .orderBy('c.region')
+      .orderBy('c.city')
+      .orderBy('z.account_id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute()
+    return rows.map(r => ({
+      accountId: r.account_id,
+      classC: r.class_c,
+      clientIp: r.client_ip,
+      country: r.country,
+      region: r.region,
+      city: r.city,
+      node: r.node,
+      firstDay: r.first_day,
+      lastDay: r.last_day,
+      responses: Number(r.responses)
+    }))
+  }
+}
