@@ -4,10 +4,14 @@
 // `npm start` runs it (its own process, ZONAL_ANALYTICS=off so no live capture adds rows) with
 // BENCH_ANALYTICS_REPORT_ZONES zones (1,000) made through the API; 90 days (ending yesterday)
 // of query_volume and response_codes rows for each zone are written through the store's own
-// `queryCounts.add` (the capture flush's path), one day of every zone per call. Timed, from the
-// POST to the GET of /requests/{id} that returns 200 (polled every 20 ms: each time up to 20 ms late; faster polling loaded the service with 202 answers), BENCH_ANALYTICS_REPEAT
-// times (3) each: the zone query volume report over the 90 days (limit 100000: every zone and
-// month) and the advanced response codes report over the same days (limit 10000, its maximum).
+// `queryCounts.add` (the capture flush's path), one day of every zone per call, and
+// BENCH_ANALYTICS_CLIENTS (100,000) distinct clients (250 a /24) on each of the last
+// BENCH_ANALYTICS_CLIENT_DAYS (7) days through `clientResponses.add`. Timed, from the POST to the
+// GET of /requests/{id} that returns 200 (polled every 20 ms: each time up to 20 ms late; faster
+// polling loaded the service with 202 answers), BENCH_ANALYTICS_REPEAT times (3) each: the zone
+// query volume report over the 90 days (limit 100000: every zone and month), the advanced
+// response codes report over the same days (limit 10000, its maximum) and the client IP
+// directional report of one of the clients' /24 networks over the 90 days.
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -17,7 +21,8 @@ import pg from 'pg'
 import { freePort, npmStartArgs, startZonalProcess, zonalApi, type ZonalProcess } from '../api/servers.ts'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../../src/store/query-count-columns.ts'
 import { openStore } from '../../src/store/open-store.ts'
-import type { QueryCountRow, Store } from '../../src/store/store.ts'
+import type { ClientResponseRow, QueryCountRow, Store } from '../../src/store/store.ts'
+import { networkOf } from '../../src/analytics/networks.ts'
 import { sql, type Kysely } from 'kysely'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -25,6 +30,8 @@ const work = join(root, 'bench', '.work', 'analytics-reports')
 const ZONES = Number(process.env.BENCH_ANALYTICS_REPORT_ZONES ?? 1000)
 const DAYS = 90
 const REPEAT = Number(process.env.BENCH_ANALYTICS_REPEAT ?? 3)
+const CLIENTS = Number(process.env.BENCH_ANALYTICS_CLIENTS ?? 100_000)
+const CLIENT_DAYS = Number(process.env.BENCH_ANALYTICS_CLIENT_DAYS ?? 7)
 const PG_URL = process.env.BENCH_ANALYTICS_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const fmt = (n: number, digits = 0): string => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-'
 
@@ -48,6 +55,22 @@ function rows (day: string, d: number): { volume: QueryCountRow[], rcodes: Query
     rcodes.push({ day, zone: zoneName(z), node: 'bench', counts: r })
   }
   return { volume, rcodes }
+}
+
+/** Client `i`'s address: 250 clients a /24 (203.0.0.0/8 onwards), so 100,000 clients are 400 networks. */
+function clientIp (i: number): string {
+  const net = Math.floor(i / 250)
+  return `${100 + (net >> 8)}.${net & 255}.${(net * 7) & 255}.${1 + (i % 250)}`
+}
+
+/** One day of every client: each client answered by one zone (client i: zone i mod ZONES). */
+function clientRows (day: string): ClientResponseRow[] {
+  const out: ClientResponseRow[] = []
+  for (let i = 0; i < CLIENTS; i++) {
+    const ip = clientIp(i)
+    out.push({ day, zone: zoneName(i % ZONES), clientIp: ip, node: 'bench', country: 'germany', region: 'berlin', city: 'berlin', classC: networkOf(ip)!, responses: 1 + (i % 50) })
+  }
+  return out
 }
 
 /** POST a report and GET /requests/{id} until 200; milliseconds from the POST to that 200, and the rows. */
@@ -140,6 +163,9 @@ for (const engine of engines) {
       for (let d = 0; d < DAYS; d++) await store.queryCounts.add(rows(days[d]!, d))
       const addMs = performance.now() - a0
       process.stdout.write(`${engine.name}: ${fmt(ZONES)} zones made in ${fmt(zonesMs / 1000, 1)} s; ${fmt(ZONES * DAYS)} query_volume and ${fmt(ZONES * DAYS)} response_codes rows added in ${fmt(addMs / 1000, 1)} s (${DAYS} calls of queryCounts.add)\n`)
+      const c0 = performance.now()
+      for (const day of days.slice(DAYS - CLIENT_DAYS)) await store.clientResponses.add(clientRows(day))
+      process.stdout.write(`${engine.name}: ${fmt(CLIENTS)} distinct clients × ${CLIENT_DAYS} days: ${fmt(CLIENTS * CLIENT_DAYS)} client_responses rows added in ${fmt((performance.now() - c0) / 1000, 1)} s (${CLIENT_DAYS} calls of clientResponses.add)\n`)
       const account = (await store.accounts.findByName('bench'))!
       const q = { accountIds: [account.id], from: days[0]!, to: days[DAYS - 1]!, offset: 0 }
       const reads: Array<[string, () => Promise<unknown[]>]> = [
@@ -148,7 +174,8 @@ for (const engine of engines) {
       ]
       const reports: Array<[string, string, unknown]> = [
         ['zone query volume, 90 days, limit 100000', '/reports/dns_resolution/query_volume/zone?limit=100000', { zoneQueryVolume: { startDate: days[0], endDate: days[DAYS - 1] } }],
-        ['advanced response codes, 90 days, limit 10000', '/reports/dns_resolution/advanced_response_codes?limit=10000', { advancedResponseCodes: { accountName: 'bench', reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }]
+        ['advanced response codes, 90 days, limit 10000', '/reports/dns_resolution/advanced_response_codes?limit=10000', { advancedResponseCodes: { accountName: 'bench', reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }],
+        [`client IP directional, one /24 of ${fmt(CLIENTS)} clients, 90 days, limit 10000`, '/reports/dns_resolution/directional_response_counts/client_ip?limit=10000', { clientIPDirectionalResponseCounts: { accountName: 'bench', classCNetwork: networkOf(clientIp(CLIENTS - 1)), reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }]
       ]
       // Right after the writes (PostgreSQL's statistics as autovacuum has left them), then after ANALYZE.
       for (const stage of ['just written', 'after ANALYZE']) {
