@@ -33,7 +33,7 @@ const RECORDS = Number(process.env.BENCH_ANALYTICS_RECORDS ?? 10_000)
 const ORIGIN = 'bench.test.'
 const SERIAL = 2024010101
 /** The analytics tables (and so their indexes) whose growth is measured. */
-const TABLES = ['query_volume', 'response_codes', 'host_volume', 'raw_queries']
+const TABLES = ['query_volume', 'response_codes', 'host_volume', 'raw_queries', 'client_responses']
 
 const fmt = (n: number, digits = 0): string => Number.isFinite(n) ? n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : '-'
 const load = (): string => loadavg().map(l => l.toFixed(2)).join(' ')
