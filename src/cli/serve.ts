@@ -42,26 +42,27 @@ export interface RunningService {
   /**
    * The capture of answered DNS queries and the counts it feeds (shown at `/metrics`); `flush`
    * resolves once every query answered so far (by every DNS worker) has reached the counts.
+   * This and the sinks below are undefined with `ZONAL_ANALYTICS=off` (DNS answers without capture).
    */
-  queries: { collector: QueryCollector, counts: CounterSink, flush (): Promise<void> }
+  queries: { collector: QueryCollector, counts: CounterSink, flush (): Promise<void> } | undefined
   /**
    * Query volume and response codes per day, zone and node, added to the database every
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
-  queryCounts: QueryCountSink
+  queryCounts: QueryCountSink | undefined
   /**
-   * Raw query samples (`ZONAL_ANALYTICS_RAW_PER_SECOND`; undefined at 0), written every
+   * Raw query samples (`ZONAL_ANALYTICS_RAW_PER_SECOND`; undefined at 0 or with analytics off), written every
    * `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush(true)` (after `queries.flush`) writes
    * every second's sample now.
    */
   rawSamples: RawSampleSink | undefined
   /** Query volume and response codes per host, written like `queryCounts`. */
-  hostCounts: HostCountSink
+  hostCounts: HostCountSink | undefined
   /**
    * Responses per day, zone, client and place (the client IP report), added to the database
    * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
-  clientCounts: ClientCountSink
+  clientCounts: ClientCountSink | undefined
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -76,41 +77,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   let app: FastifyInstance | undefined
   let stopTokenCache = async (): Promise<void> => {}
   const metrics = new Registry()
-  const queryCounts = new CounterSink()
-  const queryVolume = new QueryCountSink({ add: async (flush) => await store.queryCounts.add(flush) }, {
-    flushMs: config.analyticsFlushSeconds * 1000,
-    onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
-  })
-  const clientCounts = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, {
-    flushMs: config.analyticsFlushSeconds * 1000,
-    maxClients: config.analyticsMaxClients,
-    locator: async () => {
-      const files = config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases
-      if (files.length === 0) return undefined
-      const geo = await GeoIp.open(files)
-      logger.info({ databases: geo.builds() }, 'GeoIP databases open')
-      return geo
-    },
-    onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
-  })
-  const rawSamples = config.analyticsRawPerSecond === 0
-    ? undefined
-    : new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, {
-      perSecond: config.analyticsRawPerSecond,
-      flushMs: config.analyticsFlushSeconds * 1000,
-      onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
-    })
-  const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
-    flushMs: config.analyticsFlushSeconds * 1000,
-    maxHostsPerZone: config.analyticsHostsPerZone,
-    maxHosts: config.analyticsHosts,
-    onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
-  })
-  const sinks = rawSamples === undefined ? [queryCounts, queryVolume, hostVolume, clientCounts] : [queryCounts, queryVolume, hostVolume, clientCounts, rawSamples]
-  const queries = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
-  registerQueryMetrics(metrics, queryCounts, queries, hostVolume)
-  if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
-  registerClientCountMetrics(metrics, clientCounts)
+  const analytics = config.analytics ? createAnalytics(config, store, logger, metrics) : undefined
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -148,7 +115,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await app?.close().catch(() => {})
     await stopTokenCache().catch(() => {})
     await store.close().catch(() => {})
-    await queries.close()
+    await analytics?.collector.close()
     throw err
   }
   const httpPort = (app.server.address() as AddressInfo).port
@@ -183,7 +150,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey),
-      capture: queries,
+      ...(analytics === undefined ? {} : { capture: analytics.collector }),
       onNotify: (zone) => {
         const id = dnsRef?.sync.zoneIdOf(zone)
         if (id !== undefined) refresher.request(id)
@@ -191,14 +158,11 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     })
     dnsRef = dns
     await refresher.start()
-    queryVolume.start()
-    rawSamples?.start()
-    hostVolume.start()
-    clientCounts.start()
+    analytics?.start()
   } catch (err) {
     await refresher.stop()
     await retention.stop()
-    await queries.close()
+    await analytics?.collector.close()
     await app.close()
     await tasks.stop()
     await stopTokenCache()
@@ -222,18 +186,20 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
-    queryCounts: queryVolume,
-    rawSamples,
-    hostCounts: hostVolume,
-    clientCounts,
-    queries: {
-      collector: queries,
-      counts: queryCounts,
-      async flush () {
-        await dns.flushCapture()
-        await queries.flush()
-      }
-    },
+    queryCounts: analytics?.queryVolume,
+    rawSamples: analytics?.rawSamples,
+    hostCounts: analytics?.hostVolume,
+    clientCounts: analytics?.clientCounts,
+    queries: analytics === undefined
+      ? undefined
+      : {
+          collector: analytics.collector,
+          counts: analytics.counts,
+          async flush () {
+            await dns.flushCapture()
+            await analytics.collector.flush()
+          }
+        },
     close: () => {
       closing ??= (async () => {
         logger.info('shutting down: finishing in-flight requests')
@@ -248,12 +214,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         }
         await refresher.stop()
         await dns.close()
-        await queries.close()
         // What was counted since the last flush, before the database closes.
-        await queryVolume.close().catch(() => {})
-        await rawSamples?.close().catch(() => {})
-        await clientCounts.close().catch(() => {})
-        await hostVolume.close().catch(() => {})
+        await analytics?.close()
         await retention.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
@@ -266,6 +228,80 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     }
   }
   return running
+}
+
+/** The analytics capture and its sinks, wired to the store and `/metrics`; not started. */
+interface Analytics {
+  collector: QueryCollector
+  counts: CounterSink
+  queryVolume: QueryCountSink
+  rawSamples: RawSampleSink | undefined
+  hostVolume: HostCountSink
+  clientCounts: ClientCountSink
+  /** Start the sinks' periodic flushes. */
+  start (): void
+  /** Stop capturing and write what the sinks hold (write errors are logged by the sinks). */
+  close (): Promise<void>
+}
+
+/** The query capture (`ZONAL_ANALYTICS=on`): a collector feeding the counts, the count sinks and the raw sampler. */
+function createAnalytics (config: Config, store: Store, logger: Logger, metrics: Registry): Analytics {
+  const counts = new CounterSink()
+  const queryVolume = new QueryCountSink({ add: async (flush) => await store.queryCounts.add(flush) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    onError: (err: unknown) => logger.warn({ err }, 'query counts not written (kept for the next flush)')
+  })
+  const rawSamples = config.analyticsRawPerSecond === 0
+    ? undefined
+    : new RawSampleSink({ add: async (rows) => await store.rawQueries.add(rows) }, {
+      perSecond: config.analyticsRawPerSecond,
+      flushMs: config.analyticsFlushSeconds * 1000,
+      onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
+    })
+  const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxHostsPerZone: config.analyticsHostsPerZone,
+    maxHosts: config.analyticsHosts,
+    onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')
+  })
+  const clientCounts = new ClientCountSink({ add: async (rows) => await store.clientResponses.add(rows) }, {
+    flushMs: config.analyticsFlushSeconds * 1000,
+    maxClients: config.analyticsMaxClients,
+    locator: async () => {
+      const files = config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases
+      if (files.length === 0) return undefined
+      const geo = await GeoIp.open(files)
+      logger.info({ databases: geo.builds() }, 'GeoIP databases open')
+      return geo
+    },
+    onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
+  })
+  const sinks = rawSamples === undefined ? [counts, queryVolume, hostVolume, clientCounts] : [counts, queryVolume, hostVolume, clientCounts, rawSamples]
+  const collector = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  registerQueryMetrics(metrics, counts, collector, hostVolume)
+  if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
+  registerClientCountMetrics(metrics, clientCounts)
+  return {
+    collector,
+    counts,
+    queryVolume,
+    rawSamples,
+    hostVolume,
+    clientCounts,
+    start () {
+      queryVolume.start()
+      rawSamples?.start()
+      hostVolume.start()
+      clientCounts.start()
+    },
+    async close () {
+      await collector.close()
+      await queryVolume.close().catch(() => {})
+      await rawSamples?.close().catch(() => {})
+      await clientCounts.close().catch(() => {})
+      await hostVolume.close().catch(() => {})
+    }
+  }
 }
 
 /**

@@ -35,6 +35,8 @@ export interface Config {
   adminPassword: string | undefined
   nameservers: string[]
   nodeName: string
+  /** The analytics capture of answered DNS queries (`ZONAL_ANALYTICS`); off: no capture, no query counts, no samples. */
+  analytics: boolean
   /** How often the aggregated query counts are written to the database, seconds. */
   analyticsFlushSeconds: number
   /** Raw query samples kept per second (errors besides); 0 keeps none. */
@@ -100,6 +102,7 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
   ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones (and compared with each zone\'s apex NS in `registrarInfo`).' },
   ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
+  ZONAL_ANALYTICS: { default: 'on', description: 'Query analytics: `on` captures every answered DNS query for the query volume, response code, host, client IP and raw query reports and the DNS counts at `/metrics`; `off` answers DNS without any capture (no collector, nothing written to the analytics tables, so those reports show no new traffic, and `/metrics` has no DNS query, rcode or qtype counts).' },
   ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes, host counts, responses per client) and the raw query samples are added to the database, 1–3600; a crash loses at most this much.' },
   ZONAL_ANALYTICS_RAW_PER_SECOND: { default: '1000', description: 'Raw query samples (the raw query report) kept per second of answering, 0–100000: every response while a second has fewer, a uniform sample of this many when it has more; every error response (rcode other than NOERROR) is kept besides. `0` keeps none.' },
   ZONAL_ANALYTICS_HOSTS_PER_ZONE: { default: '10000', description: 'Distinct query names of one zone counted one by one for the host report between two flushes, 1–1000000; the queries for further names of the zone go to its host `(other hosts)` (counted in `zonal_analytics_host_overflow_total`).' },
@@ -138,6 +141,16 @@ function int (env: Env, name: string, fallback: number, min: number, max: number
   const value = Number(raw.trim())
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
   return value
+}
+
+/** `on` or `off` (any case). */
+function onOff (env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]
+  if (raw === undefined || raw.trim() === '') return fallback
+  const v = raw.trim().toLowerCase()
+  if (v === 'on') return true
+  if (v === 'off') return false
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`)
 }
 
 function list (env: Env, name: string, fallback: string[]): string[] {
@@ -205,6 +218,7 @@ export function loadConfig (env: Env = process.env): Config {
     adminPassword: password === undefined || password === '' ? undefined : password,
     nameservers: list(env, 'ZONAL_NAMESERVERS', DEFAULT_NAMESERVERS),
     nodeName: text(env, 'ZONAL_NODE_NAME', 'local'),
+    analytics: onOff(env, 'ZONAL_ANALYTICS', true),
     analyticsFlushSeconds: int(env, 'ZONAL_ANALYTICS_FLUSH_SECONDS', 5, 1, 3600),
     analyticsRawPerSecond: int(env, 'ZONAL_ANALYTICS_RAW_PER_SECOND', 1000, 0, 100_000),
     analyticsHostsPerZone: int(env, 'ZONAL_ANALYTICS_HOSTS_PER_ZONE', 10_000, 1, 1_000_000),

@@ -74,8 +74,8 @@ describe('sqlite: client counts written by the running service', { skip: noV6 },
     const day = (): string => new Date().toISOString().slice(0, 10)
     const days = [day()]
     // The polls above came from 127.0.0.1: written now, then left out.
-    await t.service.queries.flush()
-    await t.service.clientCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.clientCounts!.flush()
     const polls = await read(t.service.store, days)
     for (const [key] of polls) assert.match(key, /\| 127\.0\.0\.1 \|/)
     const port = t.service.dns.port
@@ -95,8 +95,8 @@ describe('sqlite: client counts written by the running service', { skip: noV6 },
     await ask(tcpExchange, '::1', '::1', 'example.org.', A, { address: '2001:4860:4860::', prefix: 48 })
     assert.deepEqual(rcodes, [0, 0, 0, 5, 0, 3, 0, 0, 0, 0])
 
-    await t.service.queries.flush()
-    await t.service.clientCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.clientCounts!.flush()
     days.push(day())
     const grown = (now: Map<string, number>): Record<string, number> =>
       Object.fromEntries([...now].map(([k, v]) => [k, v - (polls.get(k) ?? 0)]).filter(([, v]) => v !== 0))
@@ -185,18 +185,18 @@ describe('sqlite: more clients than ZONAL_ANALYTICS_MAX_CLIENTS', () => {
   after(async () => await t?.stop())
 
   it('counts the others in the overflow row of their day, zone and node, and at /metrics', async () => {
-    await t.service.queries.flush()
-    await t.service.clientCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.clientCounts!.flush()
     const days = [new Date().toISOString().slice(0, 10)]
     const polls = await read(t.service.store, days)
     const port = t.service.dns.port
     for (const from of ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.2', '127.0.0.3']) {
       assert.equal(decodeMessage((await udpExchange('127.0.0.1', port, query('example.org.', A), 2000, from)).reply).rcode, 0)
     }
-    await t.service.queries.flush()
+    await t.service.queries!.flush()
     const metrics = await (await fetch(`http://127.0.0.1:${t.service.httpPort}/metrics`)).text()
     assert.match(metrics, /^zonal_analytics_client_overflow_total 3$/m)
-    await t.service.clientCounts.flush()
+    await t.service.clientCounts!.flush()
     days.push(new Date().toISOString().slice(0, 10))
     const now = await read(t.service.store, days)
     const grown = Object.fromEntries([...now].map(([k, v]) => [k, v - (polls.get(k) ?? 0)]).filter(([, v]) => v !== 0))

@@ -78,8 +78,8 @@ describe('sqlite: host reports from the queries the running service answered', (
     await ask(tcpExchange, 'rand3.example.org.', TXT)
     await ask(udpExchange, 'example.com.', A) // no zone: not kept per host
     assert.deepEqual(rcodes, [0, 0, 0, 3, 3, 3, 3, 3, 3, 3, 5])
-    await t.service.queries.flush()
-    await t.service.hostCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.hostCounts!.flush()
 
     const today = new Date().toISOString().slice(0, 10)
     const { id, res } = await report('', { hostQueryVolume: { zoneName: 'example.org', startDate: today, endDate: today } })

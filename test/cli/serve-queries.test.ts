@@ -48,14 +48,14 @@ describe('sqlite: DNS query capture in the running service', () => {
   })
 
   it('counts the queries it answers by transport, rcode and qtype at /metrics, as node ZONAL_NODE_NAME', async () => {
-    assert.equal(service.queries.collector.node, 'edge-test-3')
-    await service.queries.flush()
-    const before = { ...service.queries.counts.byTransport, nx: service.queries.counts.byRcode().get(3) ?? 0, refused: service.queries.counts.byRcode().get(5) ?? 0 }
+    assert.equal(service.queries!.collector.node, 'edge-test-3')
+    await service.queries!.flush()
+    const before = { ...service.queries!.counts.byTransport, nx: service.queries!.counts.byRcode().get(3) ?? 0, refused: service.queries!.counts.byRcode().get(5) ?? 0 }
     await udpExchange('127.0.0.1', service.dns.port, query('missing.example.org.', 1))
     await udpExchange('127.0.0.1', service.dns.port, query('example.com.', 1))
     await tcpExchange('127.0.0.1', service.dns.port, query('example.org.', 2))
-    await service.queries.flush()
-    const counts = service.queries.counts
+    await service.queries!.flush()
+    const counts = service.queries!.counts
     assert.equal(counts.byTransport.udp - before.udp, 2)
     assert.equal(counts.byTransport.tcp - before.tcp, 1)
     assert.equal((counts.byRcode().get(3) ?? 0) - before.nx, 1)

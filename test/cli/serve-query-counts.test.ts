@@ -71,9 +71,9 @@ describe('sqlite: query counts written by the running service', { skip: noV6 }, 
   after(async () => await t?.stop())
 
   it('counts every query by zone, transport, IP version, type and rcode, and writes the rest at stop', async () => {
-    await t.service.queries.flush()
-    await t.service.queryCounts.flush()
-    await t.service.hostCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.queryCounts!.flush()
+    await t.service.hostCounts!.flush()
     const volumeBefore = await read(t.service.store, 'query_volume')
     const rcodesBefore = await read(t.service.store, 'response_codes')
     const hostsBefore = await read(t.service.store, 'host_volume')
@@ -113,6 +113,50 @@ describe('sqlite: query counts written by the running service', { skip: noV6 }, 
         'example.org. missing.example.org.': { rsp_total: 2, udp: 1, tcp: 1, ipv4: 1, ipv6: 1, ipv4_udp: 1, ipv6_tcp: 1, type_a: 1, type_txt: 1, nxdomain: 2 },
         'example.org. example.org.': { rsp_total: 5, udp: 3, tcp: 2, ipv4: 4, ipv6: 1, ipv4_udp: 2, ipv4_tcp: 2, ipv6_udp: 1, type_mx: 1, type_ns: 1, type_soa: 1, type_txt: 1, noerror: 5 }
       })
+    } finally {
+      await store.close()
+    }
+  })
+})
+
+describe('sqlite: ZONAL_ANALYTICS=off', () => {
+  let t: TestService
+  before(async () => {
+    t = await startTestService('admin password', { ZONAL_ANALYTICS: 'off', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0' })
+    await storeZone(t.service.store, 'default', 'example.org.', ZONE.replace(/^\$ORIGIN.*\n/, ''))
+    await t.service.dns.loaded
+    while (decodeMessage((await udpExchange('127.0.0.1', t.service.dns.port, query('example.org.', SOA))).reply).rcode !== 0) {
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+  })
+  after(async () => await t?.stop())
+
+  it('answers queries without capturing them: no counts at /metrics, no analytics rows even after a graceful stop', async () => {
+    assert.equal(t.service.queries!, undefined)
+    assert.equal(t.service.queryCounts!, undefined)
+    assert.equal(t.service.hostCounts!, undefined)
+    assert.equal(t.service.rawSamples, undefined)
+    assert.equal(t.service.clientCounts, undefined)
+    const port = t.service.dns.port
+    const answers = [
+      decodeMessage((await udpExchange('127.0.0.1', port, query('mail.example.org.', A))).reply),
+      decodeMessage((await udpExchange('127.0.0.1', port, query('missing.example.org.', A))).reply),
+      decodeMessage((await tcpExchange('127.0.0.1', port, query('example.org.', NS))).reply),
+      decodeMessage((await udpExchange('127.0.0.1', port, query('example.com.', A))).reply)
+    ]
+    assert.deepEqual(answers.map(m => m.rcode), [0, 3, 0, 5])
+    assert.ok(answers[0]!.answers.length > 0)
+    const metrics = await (await fetch(`http://127.0.0.1:${t.service.httpPort}/metrics`)).text()
+    assert.match(metrics, /zonal_http_requests_total/)
+    assert.doesNotMatch(metrics, /zonal_dns_(queries_total|responses_by_rcode_total|capture_lost_total)/)
+
+    await t.service.close()
+    const store = await openStore(t.db.url)
+    try {
+      for (const table of ['query_volume', 'response_codes', 'host_volume', 'raw_queries', 'client_responses'] as const) {
+        const rows = await (store as any).engineImpl.db.selectFrom(table).selectAll().execute() as unknown[]
+        assert.deepEqual(rows, [], table)
+      }
     } finally {
       await store.close()
     }

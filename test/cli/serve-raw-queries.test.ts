@@ -102,7 +102,7 @@ describe('sqlite: raw query samples written by the running service', () => {
       exchanges.push({ ...e, micros: (performance.now() - started) * 1000 })
     }
     const t1 = Date.now()
-    await t.service.queries.flush()
+    await t.service.queries!.flush()
     await t.service.rawSamples!.flush(true)
     const db = (t.service.store as any).engineImpl.db
     const rows = await db.selectFrom('raw_queries').selectAll().where('dns_id', 'in', asked.map(a => (a.request[0]! << 8) | a.request[1]!)).orderBy('dns_id').execute() as Array<Record<string, unknown>>

@@ -86,8 +86,8 @@ describe('sqlite: reports of the queries the running service answered', { skip: 
     await ask(udpExchange, '::1', '::1', 'mail.example.org.', AAAA)
     await ask(tcpExchange, '::1', '::1', 'missing.example.org.', TXT)
     assert.deepEqual(rcodes, [0, 3, 0, 5, 0, 0, 0, 3])
-    await t.service.queries.flush()
-    await t.service.queryCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.queryCounts!.flush()
   })
   after(async () => await t?.stop())
 
@@ -155,8 +155,8 @@ describe('postgres: two nodes on one database are counted together', { skip: pg.
     const ask = async (t: TestService, name: string, type: number) => decodeMessage((await udpExchange('127.0.0.1', t.service.dns.port, query(name, type), 2000, '127.0.0.4')).reply).rcode
     assert.deepEqual([await ask(first, 'mail.example.org.', A), await ask(first, 'missing.example.org.', A), await ask(second, 'mail.example.org.', AAAA)], [0, 3, 0])
     for (const t of [first, second]) {
-      await t.service.queries.flush()
-      await t.service.queryCounts.flush()
+      await t.service.queries!.flush()
+      await t.service.queryCounts!.flush()
     }
     const nodes = await (first.service.store as any).engineImpl.db.selectFrom('query_volume').select(['node']).where('zone', '=', 'example.org.').orderBy('node').execute() as Array<{ node: string }>
     assert.deepEqual(nodes.map(n => n.node), ['ams', 'lax'])

@@ -44,6 +44,13 @@ describe('loadConfig', () => {
     throwsNaming({ ZONAL_LOG_LEVEL: 'loud' }, 'ZONAL_LOG_LEVEL')
   })
 
+  it('reads ZONAL_ANALYTICS as on (the default) or off, and nothing else', () => {
+    assert.equal(loadConfig({}).analytics, true)
+    assert.equal(loadConfig({ ZONAL_ANALYTICS: 'on' }).analytics, true)
+    assert.equal(loadConfig({ ZONAL_ANALYTICS: ' OFF ' }).analytics, false)
+    for (const value of ['0', 'false', 'no']) throwsNaming({ ZONAL_ANALYTICS: value }, 'ZONAL_ANALYTICS')
+  })
+
   it('splits ZONAL_NAMESERVERS on commas', () => {
     assert.deepEqual(loadConfig({ ZONAL_NAMESERVERS: 'a.,b.' }).nameservers, ['a.', 'b.'])
   })

@@ -94,15 +94,15 @@ describe('DNS worker threads', () => {
   })
 
   it('captures the queries every worker answers on the main thread', async () => {
-    const { collector } = t.service.queries
+    const { collector } = t.service.queries!
     const from = collector.counts().captured
     await askAll(clients, t.service.dns.port, 'www.example.org.')
     await eventually(async () => collector.counts().captured - from >= CLIENTS, 10_000, 'captured queries')
   })
 
   it('hands every query the workers answered to the capture when the service closes', async () => {
-    const { collector } = t.service.queries
-    await t.service.queries.flush()
+    const { collector } = t.service.queries!
+    await t.service.queries!.flush()
     const from = collector.counts().captured
     const sentBefore = sent
     await askAll(clients, t.service.dns.port, 'mail.example.org.')

@@ -41,8 +41,8 @@ describe('the official Python client: advanced NXDOMAIN report', { skip: 'skip' 
     for (const [name, times] of [['nope.example.org.', 3], ['mail.example.org.', 2], ['other.example.org.', 1]] as const) {
       for (let i = 0; i < times; i++) await udpExchange('127.0.0.1', port, query(name, 1))
     }
-    await t.service.queries.flush()
-    await t.service.hostCounts.flush()
+    await t.service.queries!.flush()
+    await t.service.hostCounts!.flush()
     const today = new Date().toISOString().slice(0, 10)
     const run = await runPython(clients, [SCRIPT, `127.0.0.1:${t.service.httpPort}`, 'admin', 'python nxd password', today, today, 'example.org', '10'])
     assert.equal(run.code, 0, `the client failed:\n${run.stderr}`)

@@ -133,7 +133,7 @@ describe('sqlite: DNS served by npm start\'s service', () => {
     assert.doesNotMatch(out, /Couldn't verify|tsig verify failure|BADSIG/i)
     assert.equal(out.match(/\tSOA\t/g)?.length, 2, 'SOA first and last')
     // Transfers are answered queries too: the capture counts them.
-    await eventually(async () => (service.queries.counts.byQtype().get(252) ?? 0) > 0)
+    await eventually(async () => (service.queries!.counts.byQtype().get(252) ?? 0) > 0)
     assert.match(await dig(service.dns.port, 'example.org.', 'AXFR'), /Transfer failed/)
     assert.match(await dig(service.dns.port, '-y', `hmac-sha256:xfr-key:${Buffer.from('wrong').toString('base64')}`, 'example.org.', 'AXFR'), /Transfer failed|BADSIG|tsig/i)
     const serial = /\tSOA\t\S+ \S+ (\d+) /.exec(out)![1]!
