@@ -120,7 +120,8 @@ export function packetIds (node: string): (timeMs: number) => number {
 /**
  * Raw query samples for the raw query report: every response while a second has at most
  * `perSecond` of them, a uniform sample of `perSecond` (a reservoir per second, Vitter's
- * algorithm R) when it has more; every error response (rcode ≠ 0) is kept in addition, outside
+ * algorithm R) when it has more; every error response (rcode other than NOERROR and NXDOMAIN, which is an answer, not a
+ * failure) is kept in addition, outside
  * the budget. A second's sample is complete once its second is {@link GRACE_SECONDS} past; every
  * `flushMs` the complete ones are written in one transaction. A failed write keeps its samples
  * for the next flush, up to `maxPending` samples in all: beyond it the oldest are dropped and
@@ -176,7 +177,8 @@ export class RawSampleSink implements QuerySink {
     let second = -1
     let reservoir: Reservoir | undefined
     for (let i = 0; i < batch.length; i++) {
-      if (batch.rcode[i] !== 0) {
+      const rcode = batch.rcode[i]!
+      if (rcode !== 0 && rcode !== 3) {
         this.pending.push(this.sample(batch, i))
         continue
       }
