@@ -117,7 +117,8 @@ let runNo = 0
 
 async function start (analytics: boolean): Promise<ZonalProcess> {
   const z = await startZonalProcess(join(work, `run-${runNo++}`), {
-    nodeArgs: npmStartArgs(),
+    // BENCH_ANALYTICS_NODE_ARGS: more node arguments (`--cpu-prof --cpu-prof-dir=…` to profile).
+    nodeArgs: [...(process.env.BENCH_ANALYTICS_NODE_ARGS ?? '').split(' ').filter(a => a !== ''), ...npmStartArgs()],
     dnsPort,
     databaseUrl,
     env: { ZONAL_ANALYTICS: analytics ? 'on' : 'off', ZONAL_DNS_WORKERS: String(WORKERS), ZONAL_DNS_RRL: '0' }

@@ -21,12 +21,17 @@ import { capturedBatch, type DnsWorkerConfig, type FromWorker, type ToWorker } f
 const port = parentPort
 if (port === null) throw new Error('dns-worker.ts runs as a worker thread')
 const config = workerData as DnsWorkerConfig
-const post = (message: FromWorker): void => port.postMessage(message)
+const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
 
 shareRotation(config.rotation)
 const index = new ZoneIndex()
 const capture = config.capture
-  ? new QueryCollector({ write: (batch) => post({ type: 'capture', batch: capturedBatch(batch) }) }, { node: config.node, flushMs: 250 })
+  ? new QueryCollector({
+    write: (b) => {
+      const { batch, transfer } = capturedBatch(b)
+      post({ type: 'capture', batch }, transfer)
+    }
+  }, { node: config.node, flushMs: 250 })
   : undefined
 const onError = (err: unknown): void => post({ type: 'log', level: 'warn', msg: 'DNS request failed', err: err instanceof Error ? (err.stack ?? err.message) : String(err) })
 

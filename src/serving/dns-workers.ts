@@ -7,7 +7,7 @@ import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import { clearTcpClientRegion, tcpClientBuffer } from '../dns/server/tcp-clients.ts'
 import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
-import type { CaptureTarget, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
+import { capturedColumns, type CaptureTarget, type DnsWorkerConfig, type FromWorker, type ToWorker } from './dns-worker-protocol.ts'
 import type { AppliedStep, ZoneFeed } from './zone-sync.ts'
 
 export interface DnsWorkersOptions {
@@ -252,7 +252,7 @@ export class DnsWorkers implements ZoneFeed {
           this.wake()
           break
         case 'capture':
-          this.opts.capture?.append(m.batch)
+          this.opts.capture?.append(capturedColumns(m.batch))
           break
         case 'notify': {
           const zone = this.opts.index.get(m.origin)

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { MessageChannel } from 'node:worker_threads'
 import type { QueryBatch } from '../../src/analytics/query-batch.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
 import type { Client } from '../../src/dns/server/handle-query.ts'
 import { QueryFlag, type EcsOption } from '../../src/dns/server/query-capture.ts'
-import { capturedBatch } from '../../src/serving/dns-worker-protocol.ts'
+import { capturedBatch, capturedColumns } from '../../src/serving/dns-worker-protocol.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
 
 const CLIENT: Client = { transport: 'udp', address: '192.0.2.7', port: 40001, family: 'IPv4' }
@@ -130,13 +131,27 @@ describe('QueryCollector', () => {
   it('adds a worker thread\'s captured batch as it is, with its Client Subnet addresses', async () => {
     const request = header(0x1234, 0x01, 0x10, [1, 0, 0, 1], 50)
     const response = header(0x1234, 0x85, 0, [1, 2, 0, 1], 90)
-    const batches: ReturnType<typeof capturedBatch>[] = []
-    const source = new QueryCollector({ write: (b: QueryBatch) => { batches.push(capturedBatch(b)) } }, { node: 'n1', batchSize: 8 })
+    const batches: ReturnType<typeof capturedColumns>[] = []
+    const messages: ReturnType<typeof capturedBatch>['batch'][] = []
+    // Through a real message channel, as a worker thread posts it (buffers transferred).
+    const channel = new MessageChannel()
+    const source = new QueryCollector({
+      write: (b: QueryBatch) => {
+        const { batch, transfer } = capturedBatch(b)
+        channel.port1.postMessage(batch, transfer)
+      }
+    }, { node: 'n1', batchSize: 8 })
+    channel.port2.on('message', (m: ReturnType<typeof capturedBatch>['batch']) => { messages.push(m); batches.push(capturedColumns(m)) })
     source.query(CLIENT, ZONE, QNAME, 28, 0, 0, request, response, 90, QueryFlag.RD | QueryFlag.CD | QueryFlag.AA, performance.now(), ecsAt(1, 24, [81, 2, 69]))
     source.query(CLIENT, ZONE, QNAME, 1, 0, 3, request, response, 90, 0, performance.now(), undefined)
     await source.close()
+    while (batches.length === 0) await new Promise(resolve => setImmediate(resolve))
+    channel.port1.close()
     assert.deepEqual(batches.map(b => b.length), [2])
     assert.deepEqual(batches[0]!.ecsAddress, ['81.2.69.0', ''], 'the worker sends the addresses written out')
+    // Each distinct string once: the client, zone and name shared by both queries, the addresses.
+    assert.deepEqual(messages[0]!.strings.length, new Set([CLIENT.address, ZONE, QNAME, '81.2.69.0', '']).size)
+    assert.deepEqual(Array.from(messages[0]!.qname), [2, 2])
     const seen: ReturnType<QueryBatch['record']>[] = []
     const main = new QueryCollector({ write: (b: QueryBatch) => { seen.push(...b.records()) } }, { node: 'n1', batchSize: 8 })
     for (const b of batches) main.append(b)
