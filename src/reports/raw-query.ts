@@ -48,8 +48,12 @@ export const rawQueryReport: ReportDefinition<RawQueryParams> = {
     const startText = optionalText(s, 'packetStartDateTime')
     const endText = optionalText(s, 'packetEndDateTime')
     const yesterday = addDays(dayOf(input.now), -1)
-    const from = startText === undefined ? Date.parse(`${yesterday}T00:00:00.000Z`) : parseReportDateTime(startText)
-    const to = endText === undefined ? Date.parse(`${yesterday}T23:59:59.999Z`) : parseReportDateTime(endText)
+    // Neither: yesterday (the real API's page). A start alone runs to now; an end alone starts a
+    // day before it.
+    const start = startText === undefined ? undefined : parseReportDateTime(startText)
+    const end = endText === undefined ? undefined : parseReportDateTime(endText)
+    const from = start ?? (end === undefined ? Date.parse(`${yesterday}T00:00:00.000Z`) : end - DAY_MS + 1)
+    const to = end ?? (start === undefined ? Date.parse(`${yesterday}T23:59:59.999Z`) : input.now.getTime())
     if (to < from) throw new ZonalError('REPORT_PACKET_ORDER')
     if (from > input.now.getTime() || to > input.now.getTime()) throw new ZonalError('REPORT_DATE_FUTURE')
     checkHistoryDays(dayOf(from), input.now, 90)

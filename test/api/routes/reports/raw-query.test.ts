@@ -138,6 +138,13 @@ for (const engine of await engineCases()) {
       assert.deepEqual(inner.map(r => r.dnsId), [4])
     })
 
+    it('a start alone runs to now; an end alone starts a day before it', async () => {
+      const since = await rows(alice, { rawQuerySample: { accountName: 'acme', zoneName: 'example.org', packetStartDateTime: '2026-11-24T09:00:00.000Z' } })
+      assert.deepEqual(since.map(r => r.dnsId), [7])
+      const until = await rows(alice, { rawQuerySample: { accountName: 'acme', zoneName: 'example.org', packetEndDateTime: '2026-11-24T08:00:00.000Z' } })
+      assert.deepEqual(until.map(r => r.dnsId), [8, 2, 1])
+    })
+
     it('pages with offset and limit, and answers CSV with the fields as header', async () => {
       const id = await request(alice, { rawQuerySample: { accountName: 'acme' } }, '?offset=1&limit=2')
       const res = await result(alice, id)
