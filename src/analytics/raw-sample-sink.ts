@@ -3,8 +3,8 @@ import { nameOfKey, type QueryBatch } from './query-batch.ts'
 import type { QuerySink } from './query-sink.ts'
 
 /**
- * One raw query sample: a response as captured, names in presentation form. The same shape as
- * the store's `RawQueryRow` (store.ts), which `cli/serve.ts` hands these rows to.
+ * One raw query sample: a response as captured, names in presentation form. The store's
+ * `RawQueryRow` (store.ts) is this type: `cli/serve.ts` hands these rows to it as they are.
  */
 export interface RawSample {
   /** 'YYYY-MM-DD', UTC: the day of `time`. */

@@ -1,5 +1,7 @@
 import type { EngineName } from './engine.ts'
 import type { AccountRow, AuditRow, ReportRequestRow, TaskRow, UserRow, ZoneRow } from './schema.ts'
+import type { ClientCountRow } from '../analytics/client-count-sink.ts'
+import type { RawSample } from '../analytics/raw-sample-sink.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
 import type { ZoneSettings } from '../zone/settings.ts'
@@ -719,38 +721,7 @@ export interface ReportRequestStore {
  * One raw query sample: a response the service sent, as captured (analytics/raw-sample-sink.ts).
  * Names in presentation form ('' for none), the zone as the name of the zone that answered.
  */
-export interface RawQueryRow {
-  /** 'YYYY-MM-DD', UTC: the day of `time`. */
-  day: string
-  /** Unique (see the sink), below 2^53. */
-  packetId: number
-  /** When it was answered: 'YYYY-MM-DDTHH:mm:ss.SSSZ'. */
-  time: string
-  node: string
-  zone: string
-  qname: string
-  qtype: number
-  opcode: number
-  rcode: number
-  /** `QueryFlag` bits of dns/server/query-capture.ts, without TCP and IPV6. */
-  flags: number
-  transport: 'udp' | 'tcp'
-  ipVersion: 4 | 6
-  /** Where the query came from. */
-  address: string
-  port: number
-  /** The request's EDNS Client Subnet address ('' when none) and its source prefix length. */
-  ecsAddress: string
-  ecsPrefix: number
-  dnsId: number
-  qdcount: number
-  ancount: number
-  nscount: number
-  arcount: number
-  requestSize: number
-  responseSize: number
-  responseMicros: number
-}
+export type RawQueryRow = RawSample
 
 /** A page of raw query samples for the raw query report. */
 export interface RawQueryReportQuery {
@@ -771,17 +742,7 @@ export interface RawQueryReportQuery {
  * (`classC`) and the responses to add. The overflow row of a (day, zone, node) has clientIp,
  * classC and the place ''.
  */
-export interface ClientResponseRow {
-  day: string
-  zone: string
-  clientIp: string
-  node: string
-  country: string
-  region: string
-  city: string
-  classC: string
-  responses: number
-}
+export type ClientResponseRow = ClientCountRow
 
 /** What the client IP directional report asks for: one network, a range of days, the accounts' zones. */
 export interface ClientResponseQuery {
