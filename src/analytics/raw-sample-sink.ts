@@ -1,6 +1,6 @@
 import { QueryFlag } from '../dns/server/query-capture.ts'
+import { FlushedCounts } from './flushed-counts.ts'
 import { nameOfKey, type QueryBatch } from './query-batch.ts'
-import type { QuerySink } from './query-sink.ts'
 
 /**
  * One raw query sample: a response as captured, names in presentation form. The store's
@@ -129,9 +129,9 @@ export function packetIds (node: string): (timeMs: number) => number {
  * path: the collector hands batches over from `setImmediate`, and a sample (one object) is
  * made only for a response kept.
  */
-export class RawSampleSink implements QuerySink {
+export class RawSampleSink extends FlushedCounts<RawSample[]> {
   private readonly writer: RawSampleWriter
-  private readonly opts: RawSampleSinkOptions
+  protected override readonly opts: RawSampleSinkOptions
   private readonly random: () => number
   private readonly now: () => number
   private readonly maxPending: number
@@ -146,12 +146,12 @@ export class RawSampleSink implements QuerySink {
   private lastMs = -1
   private lastIso = ''
   private readonly stats: RawSampleStats = { seen: 0, written: 0, dropped: 0, duplicate: 0 }
-  private timer: NodeJS.Timeout | undefined
-  /** The write in progress, so flushes never overlap. */
-  private writing: Promise<void> = Promise.resolve()
+  /** The flush under way writes every second, open ones included (`flush(true)`, `close()`). */
+  private flushingAll = false
 
   constructor (writer: RawSampleWriter, opts: RawSampleSinkOptions) {
     if (!(opts.perSecond >= 1)) throw new RangeError('a raw sample budget is at least 1 per second')
+    super(opts)
     this.writer = writer
     this.opts = opts
     this.random = opts.random ?? Math.random
@@ -162,13 +162,6 @@ export class RawSampleSink implements QuerySink {
   /** Counts so far (a copy). */
   counts (): RawSampleStats {
     return { ...this.stats }
-  }
-
-  /** Start the periodic flush. */
-  start (): void {
-    if (this.timer !== undefined) return
-    this.timer = setInterval(() => { this.flush().catch(() => {}) }, this.opts.flushMs)
-    this.timer.unref()
   }
 
   write (batch: QueryBatch): void {
@@ -284,31 +277,38 @@ export class RawSampleSink implements QuerySink {
    * Write the samples of the seconds now complete (with `all`, of every second), and the error
    * responses, in one transaction. On failure they are kept for the next flush (up to `maxPending`) and the error is rethrown.
    */
-  async flush (all = false): Promise<void> {
-    const run = this.writing.then(async () => {
-      this.closeSeconds(all ? undefined : Math.floor(this.now() / 1000) - GRACE_SECONDS)
-      if (this.pending.length === 0) return
-      const taken = this.pending
-      this.pending = []
-      try {
-        const added = await this.writer.add(taken)
-        this.stats.written += added
-        this.stats.duplicate += taken.length - added
-      } catch (err) {
-        this.pending = taken.concat(this.pending)
-        this.bound()
-        this.opts.onError?.(err)
-        throw err
-      }
-    })
-    this.writing = run.catch(() => {})
-    await run
+  override async flush (all = false): Promise<void> {
+    if (!all) return await super.flush()
+    this.flushingAll = true
+    try {
+      await super.flush()
+    } finally {
+      this.flushingAll = false
+    }
+  }
+
+  protected take (): RawSample[] | undefined {
+    this.closeSeconds(this.flushingAll ? undefined : Math.floor(this.now() / 1000) - GRACE_SECONDS)
+    if (this.pending.length === 0) return undefined
+    const taken = this.pending
+    this.pending = []
+    return taken
+  }
+
+  protected async send (taken: RawSample[]): Promise<void> {
+    const added = await this.writer.add(taken)
+    this.stats.written += added
+    this.stats.duplicate += taken.length - added
+  }
+
+  protected restore (taken: RawSample[]): void {
+    this.pending = taken.concat(this.pending)
+    this.bound()
   }
 
   /** Stop the periodic flush and write everything, open seconds included. */
-  async close (): Promise<void> {
-    clearInterval(this.timer)
-    this.timer = undefined
-    await this.flush(true)
+  override async close (): Promise<void> {
+    this.flushingAll = true
+    await super.close()
   }
 }
