@@ -23,6 +23,15 @@ export interface Engine {
    * database and skips creating them in a fresh one).
    */
   readonly schema?: string
+  /**
+   * SQLite only: run one statement for each row of positional parameters, at once and in
+   * process, on the engine's one connection (so inside a transaction of {@link transaction}:
+   * call it from there); resolves nothing, returns the rows changed. The statement is prepared
+   * once and kept. The analytics flushes write thousands of rows every few seconds this way:
+   * building their multi-row INSERTs through Kysely cost more than SQLite's own work
+   * (BENCHMARKS.md, analytics). Absent on PostgreSQL, whose flushes send one array a column.
+   */
+  readonly runEach?: (sql: string, rows: Iterable<readonly unknown[]>) => number
   /** Run `fn` in one write transaction (SQLite: BEGIN IMMEDIATE, so writers queue instead of failing). */
   transaction<T>(fn: (db: Kysely<Database>) => Promise<T>): Promise<T>
   /**

@@ -1,23 +1,34 @@
 import { sql, type Kysely } from 'kysely'
+import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
 import type { ClientResponseQuery, ClientResponseReportRow, ClientResponseRow, ClientResponseStore } from '../store.ts'
 
-/** Rows per INSERT: 9 parameters a row stays far below both engines' limits. */
+/** Rows per INSERT (PostgreSQL): 9 parameters a row stays far below its limit. */
 const ROWS_PER_STATEMENT = 500
+/** SQLite: one prepared statement a row (`Engine.runEach`). */
+const UPSERT_ONE = 'insert into client_responses (day, zone, client_ip, node, country, region, city, class_c, responses) values (?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'on conflict (day, zone, client_ip, node, country, region, city) do update set responses = client_responses.responses + excluded.responses'
 
 export class SqlClientResponseStore implements ClientResponseStore {
   private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+  private readonly engine: Engine
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: Engine) {
     this.db = db
     this.inTransaction = inTransaction
+    this.engine = engine
   }
 
   async add (rows: readonly ClientResponseRow[]): Promise<void> {
     if (rows.length === 0) return
     await this.inTransaction(async (db) => {
+      const runEach = this.engine.runEach
+      if (runEach !== undefined) {
+        runEach(UPSERT_ONE, rows.map(r => [r.day, r.zone, r.clientIp, r.node, r.country, r.region, r.city, r.classC, r.responses]))
+        return
+      }
       for (let from = 0; from < rows.length; from += ROWS_PER_STATEMENT) {
         const values = rows.slice(from, from + ROWS_PER_STATEMENT).map(r => ({
           day: r.day,

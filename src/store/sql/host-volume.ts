@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
-import type { EngineName } from '../engine.ts'
+import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
 import type { CountedRow, CountReportQuery, HostVolumeRow, HostVolumeStore } from '../store.ts'
 import { countReads, upsertCounts } from './query-counts.ts'
@@ -12,10 +12,10 @@ export class SqlHostVolumeStore implements HostVolumeStore {
   private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
-  /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  private readonly engine: EngineName
+  private readonly engine: Engine
 
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: EngineName) {
+  /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: Engine) {
     this.db = db
     this.inTransaction = inTransaction
     this.engine = engine

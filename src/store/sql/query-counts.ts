@@ -1,11 +1,9 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely'
 import { RCODE_COUNTERS, VOLUME_COUNTERS } from '../query-count-columns.ts'
-import type { EngineName } from '../engine.ts'
+import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
 import type { CountedRow, CountReportQuery, CountSortKey, QueryCountRow, QueryCountStore } from '../store.ts'
 
-/** Parameters per INSERT … VALUES (SQLite): far below its limit of 32,766. */
-const PARAMETERS_PER_STATEMENT = 10_000
 /** Rows per INSERT … SELECT unnest(…) (PostgreSQL: one array parameter per column). */
 const ROWS_PER_ARRAY_STATEMENT = 5000
 
@@ -15,10 +13,10 @@ export type CountTable = 'query_volume' | 'response_codes' | 'host_volume'
 export class SqlQueryCountStore implements QueryCountStore {
   private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
-  private readonly engine: EngineName
+  private readonly engine: Engine
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: EngineName) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: Engine) {
     this.db = db
     this.inTransaction = inTransaction
     this.engine = engine
@@ -43,38 +41,51 @@ export class SqlQueryCountStore implements QueryCountStore {
  * counters (missing ones as 0) are added to the stored row of its key, created when missing.
  * PostgreSQL takes one array a column (`SELECT unnest($1::text[]), …`): 5,000 rows cost one
  * short statement to parse, where VALUES lists took 2.6 times as long (docs/decisions.md).
+ * SQLite runs one prepared statement a row (`Engine.runEach`) naming only the row's counters
+ * that are not zero: a host row counts a handful of its 56, and an update of those few cost
+ * SQLite a quarter of a full-width one; the statements are as many as the sets of counters seen.
  */
 export async function upsertCounts<R extends { counts: Partial<Record<string, number>> }> (
-  db: Kysely<Database>, engine: EngineName, table: CountTable, keys: ReadonlyArray<keyof R & string>, counters: readonly string[], rows: readonly R[]
+  db: Kysely<Database>, engine: Engine, table: CountTable, keys: ReadonlyArray<keyof R & string>, counters: readonly string[], rows: readonly R[]
 ): Promise<void> {
-  if (engine === 'postgres') {
-    for (let from = 0; from < rows.length; from += ROWS_PER_ARRAY_STATEMENT) {
-      const part = rows.slice(from, from + ROWS_PER_ARRAY_STATEMENT)
-      const columns = [
-        ...keys.map(k => sql`unnest(${part.map(r => r[k])}::text[])`),
-        ...counters.map(c => sql`unnest(${part.map(r => r.counts[c] ?? 0)}::bigint[])`)
-      ]
-      await sql`
-        insert into ${sql.table(table)} (${sql.join([...keys, ...counters].map(c => sql.id(c)))})
-        select ${sql.join(columns)}
-        on conflict (${sql.join(keys.map(k => sql.id(k)))}) do update set
-          ${sql.join(counters.map(c => sql`${sql.id(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`.execute(db)
+  if (engine.runEach !== undefined) {
+    const bySet = new Map<string, Array<readonly unknown[]>>()
+    for (const r of rows) {
+      const named: string[] = []
+      const params: unknown[] = keys.map(k => r[k])
+      for (const c of counters) {
+        const n = r.counts[c]
+        if (n === undefined || n === 0) continue
+        named.push(c)
+        params.push(n)
+      }
+      const set = named.join(',')
+      let list = bySet.get(set)
+      if (list === undefined) bySet.set(set, list = [])
+      list.push(params)
+    }
+    for (const [set, list] of bySet) {
+      const named = set === '' ? [] : set.split(',')
+      const columns = [...keys, ...named].map(c => `"${c}"`).join(', ')
+      const conflict = keys.map(k => `"${k}"`).join(', ')
+      const update = named.length === 0
+        ? 'nothing'
+        : `update set ${named.map(c => `"${c}" = "${table}"."${c}" + excluded."${c}"`).join(', ')}`
+      engine.runEach(`insert into "${table}" (${columns}) values (${[...keys, ...named].map(() => '?').join(', ')}) on conflict (${conflict}) do ${update}`, list)
     }
     return
   }
-  const set: Record<string, unknown> = {}
-  for (const c of counters) set[c] = sql`${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`
-  const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / (keys.length + counters.length)))
-  for (let from = 0; from < rows.length; from += perStatement) {
-    const values = rows.slice(from, from + perStatement).map(r => {
-      const v: Record<string, unknown> = {}
-      for (const k of keys) v[k] = r[k]
-      for (const c of counters) v[c] = r.counts[c] ?? 0
-      return v
-    })
-    await db.insertInto(table).values(values as any)
-      .onConflict(oc => oc.columns(keys as any).doUpdateSet(set as any))
-      .execute()
+  for (let from = 0; from < rows.length; from += ROWS_PER_ARRAY_STATEMENT) {
+    const part = rows.slice(from, from + ROWS_PER_ARRAY_STATEMENT)
+    const columns = [
+      ...keys.map(k => sql`unnest(${part.map(r => r[k])}::text[])`),
+      ...counters.map(c => sql`unnest(${part.map(r => r.counts[c] ?? 0)}::bigint[])`)
+    ]
+    await sql`
+      insert into ${sql.table(table)} (${sql.join([...keys, ...counters].map(c => sql.id(c)))})
+      select ${sql.join(columns)}
+      on conflict (${sql.join(keys.map(k => sql.id(k)))}) do update set
+        ${sql.join(counters.map(c => sql`${sql.id(c)} = ${sql.ref(`${table}.${c}`)} + ${sql.ref(`excluded.${c}`)}`))}`.execute(db)
   }
 }
 

@@ -100,11 +100,11 @@ export class SqlStore implements Store {
       audit: new SqlAuditStore(db, engineImpl.name),
       zoneChanges: new SqlZoneChangeStore(db),
       snapshots: new SqlZoneSnapshotStore(db),
-      queryCounts: new SqlQueryCountStore(db, writeTransaction, engineImpl.name),
-      hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl.name),
+      queryCounts: new SqlQueryCountStore(db, writeTransaction, engineImpl),
+      hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl),
       reportRequests: new SqlReportRequestStore(db),
-      rawQueries: new SqlRawQueryStore(db, writeTransaction),
-      clientResponses: new SqlClientResponseStore(db, writeTransaction)
+      rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
+      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl)
     }
   }
 

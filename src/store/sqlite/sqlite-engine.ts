@@ -64,6 +64,12 @@ export function openSqliteEngine (path: string): Engine {
   return {
     name: 'sqlite',
     db,
+    runEach (text, rows) {
+      const statement = database.prepare(text)
+      let changed = 0
+      for (const row of rows) changed += statement.run(row).changes
+      return changed
+    },
     async transaction (fn) {
       // Kysely's SQLite driver holds one connection; reserve it for the whole transaction.
       return await db.connection().execute(async (conn) => {
