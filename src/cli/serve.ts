@@ -59,7 +59,10 @@ export interface RunningService {
    * every second's sample now.
    */
   rawSamples: RawSampleSink | undefined
-  /** Query volume and response codes per host, written like `queryCounts`. */
+  /**
+   * Query volume and response codes per host, added to the database every
+   * `ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
+   */
   hostCounts: HostCountSink | undefined
   /**
    * Responses per day, zone, client and place (the client IP report), added to the database
@@ -262,7 +265,7 @@ function createAnalytics (config: Config, store: Store, logger: Logger, metrics:
       onError: (err: unknown) => logger.warn({ err }, 'raw query samples not written (kept for the next flush)')
     })
   const hostVolume = new HostCountSink({ add: async (rows) => await store.hostVolume.add(rows) }, {
-    flushMs: config.analyticsFlushSeconds * 1000,
+    flushMs: config.analyticsHostsFlushSeconds * 1000,
     maxHostsPerZone: config.analyticsHostsPerZone,
     maxHosts: config.analyticsHosts,
     onError: (err: unknown) => logger.warn({ err }, 'host query counts not written (kept for the next flush)')

@@ -39,6 +39,8 @@ export interface Config {
   analytics: boolean
   /** How often the aggregated query counts are written to the database, seconds. */
   analyticsFlushSeconds: number
+  /** `ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS`: how often the host counts are written. */
+  analyticsHostsFlushSeconds: number
   /** Raw query samples kept per second (errors besides); 0 keeps none. */
   analyticsRawPerSecond: number
   /** Distinct query names of one zone counted per host until the next flush (more: the overflow host). */
@@ -103,7 +105,8 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_NAMESERVERS: { default: 'ns1.zonal.test.,ns2.zonal.test.', description: 'Comma-separated NS host names put into new zones (and compared with each zone\'s apex NS in `registrarInfo`).' },
   ZONAL_NODE_NAME: { default: 'local', description: 'This node\'s name in reports (`authNode`).' },
   ZONAL_ANALYTICS: { default: 'on', description: 'Query analytics: `on` captures every answered DNS query for the query volume, response code, host, client IP and raw query reports and the DNS counts at `/metrics`; `off` answers DNS without any capture (no collector, nothing written to the analytics tables, so those reports show no new traffic, and `/metrics` has no DNS query, rcode or qtype counts).' },
-  ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes, host counts, responses per client) and the raw query samples are added to the database, 1–3600; a crash loses at most this much.' },
+  ZONAL_ANALYTICS_FLUSH_SECONDS: { default: '5', description: 'How often the query counts aggregated in memory (query volume, response codes, responses per client) and the raw query samples are added to the database, 1–3600; a crash loses at most this much.' },
+  ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS: { default: '30', description: 'How often the counts per query name (the host report) are added to the database, 1–3600; a crash loses at most this much of them. Longer than the other counts\' flush: a busy zone has a row per name asked, thousands each flush.' },
   ZONAL_ANALYTICS_RAW_PER_SECOND: { default: '1000', description: 'Raw query samples (the raw query report) kept per second of answering, 0–100000: every response while a second has fewer, a uniform sample of this many when it has more; every error response (rcode other than NOERROR and NXDOMAIN: FORMERR, SERVFAIL, NOTIMP, REFUSED …) is kept besides. `0` keeps none.' },
   ZONAL_ANALYTICS_HOSTS_PER_ZONE: { default: '10000', description: 'Distinct query names of one zone counted one by one for the host report between two flushes, 1–1000000; the queries for further names of the zone go to its host `(other hosts)` (counted in `zonal_analytics_host_overflow_total`).' },
   ZONAL_ANALYTICS_HOSTS: { default: '200000', description: 'Distinct query names of all zones counted one by one for the host report between two flushes, 1–10000000 (further names as above).' },
@@ -220,6 +223,7 @@ export function loadConfig (env: Env = process.env): Config {
     nodeName: text(env, 'ZONAL_NODE_NAME', 'local'),
     analytics: onOff(env, 'ZONAL_ANALYTICS', true),
     analyticsFlushSeconds: int(env, 'ZONAL_ANALYTICS_FLUSH_SECONDS', 5, 1, 3600),
+    analyticsHostsFlushSeconds: int(env, 'ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS', 30, 1, 3600),
     analyticsRawPerSecond: int(env, 'ZONAL_ANALYTICS_RAW_PER_SECOND', 1000, 0, 100_000),
     analyticsHostsPerZone: int(env, 'ZONAL_ANALYTICS_HOSTS_PER_ZONE', 10_000, 1, 1_000_000),
     analyticsHosts: int(env, 'ZONAL_ANALYTICS_HOSTS', 200_000, 1, 10_000_000),

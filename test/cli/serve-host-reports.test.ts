@@ -30,7 +30,7 @@ describe('sqlite: host reports from the queries the running service answered', (
   let headers: Record<string, string>
   before(async () => {
     // No periodic flush: the per-zone limit of 4 hosts holds for the whole test.
-    t = await startTestService('admin password', { ZONAL_ADMIN_ACCOUNT: 'acme', ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_NODE_NAME: 'edge-7', ZONAL_DNS_RRL: '0', ZONAL_ANALYTICS_FLUSH_SECONDS: '3600', ZONAL_ANALYTICS_HOSTS_PER_ZONE: '4' })
+    t = await startTestService('admin password', { ZONAL_ADMIN_ACCOUNT: 'acme', ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_NODE_NAME: 'edge-7', ZONAL_DNS_RRL: '0', ZONAL_ANALYTICS_FLUSH_SECONDS: '3600', ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS: '3600', ZONAL_ANALYTICS_HOSTS_PER_ZONE: '4' })
     await storeZone(t.service.store, 'acme', 'example.org.', ZONE.replace(/^\$ORIGIN.*\n/, ''))
     await t.service.dns.loaded
     // Until the zone is loaded the answer is REFUSED, which no host counts; then one SOA query of example.org.
@@ -112,5 +112,29 @@ describe('sqlite: host reports from the queries the running service answered', (
 
     const metrics = await (await fetch(`${base}/metrics`)).text()
     assert.match(metrics, /^zonal_analytics_host_overflow_total 2$/m)
+  })
+})
+
+describe('sqlite: host counts are written on their own interval', () => {
+  let t: TestService
+  after(async () => await t?.stop())
+
+  it('writes the other counts every ZONAL_ANALYTICS_FLUSH_SECONDS and the host counts every ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS', async () => {
+    t = await startTestService('admin password', { ZONAL_ADMIN_ACCOUNT: 'acme', ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0', ZONAL_ANALYTICS_FLUSH_SECONDS: '1', ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS: '3600' })
+    const store = t.service.store
+    await storeZone(store, 'acme', 'example.org.', ZONE.replace(/^\$ORIGIN.*\n/, ''))
+    await t.service.dns.loaded
+    while (decodeMessage((await udpExchange('127.0.0.1', t.service.dns.port, query('example.org.', SOA))).reply).rcode !== 0) {
+      await new Promise(resolve => setTimeout(resolve, 50))
+    }
+    const today = new Date().toISOString().slice(0, 10)
+    const account = await store.accounts.findByName('acme')
+    const q = { accountIds: [account!.id], from: today, to: today, sort: [], offset: 0, limit: 100 }
+    // The 1-second flush writes the query volume of the SOA query (the wait is for that, however long it takes).
+    while ((await store.queryCounts.volumeByDay(q)).length === 0) await new Promise(resolve => setTimeout(resolve, 50))
+    assert.deepEqual(await store.hostVolume.volumeByHost({ ...q, zones: ['example.org.'] }), [])
+    assert.deepEqual(t.service.hostCounts!.pending().map(r => [r.host, r.counts.rsp_total]), [['example.org.', 1]])
+    await t.service.hostCounts!.flush()
+    assert.deepEqual((await store.hostVolume.volumeByHost({ ...q, zones: ['example.org.'] })).map(r => [r.host, r.counts.rsp_total]), [['example.org.', 1]])
   })
 })

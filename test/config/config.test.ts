@@ -111,6 +111,9 @@ describe('loadConfig', () => {
   it('reads the client counts bound and the GeoIP files: the shipped database by default, none, or files that exist', () => {
     const defaults = loadConfig({})
     assert.deepEqual([defaults.analyticsMaxClients, defaults.geoipDatabases], [100_000, 'shipped'])
+    assert.equal(loadConfig({}).analyticsHostsFlushSeconds, 30)
+    assert.equal(loadConfig({ ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS: '2' }).analyticsHostsFlushSeconds, 2)
+    throwsNaming({ ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS: '0' }, 'ZONAL_ANALYTICS_HOSTS_FLUSH_SECONDS')
     assert.equal(loadConfig({ ZONAL_ANALYTICS_MAX_CLIENTS: '5' }).analyticsMaxClients, 5)
     throwsNaming({ ZONAL_ANALYTICS_MAX_CLIENTS: '0' }, 'ZONAL_ANALYTICS_MAX_CLIENTS')
     assert.deepEqual(loadConfig({ ZONAL_GEOIP_DB: 'none' }).geoipDatabases, [])
