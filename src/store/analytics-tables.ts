@@ -18,6 +18,9 @@ export interface AnalyticsTable {
 /** Adding a table is one line here (its migration creates it with `day` first in its primary key). */
 export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
   { name: 'query_volume', keep: { months: 13 }, partitionedBy: '0016' },
+  // A month's row (`day` its first day) outlives the month's first days by one month: while
+  // any day of the month is kept, so is the month's sum.
+  { name: 'query_volume_months', keep: { months: 14 }, partitionedBy: '0018' },
   { name: 'response_codes', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'host_volume', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'raw_queries', keep: { days: 90 }, partitionedBy: '0016' },

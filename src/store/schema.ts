@@ -171,6 +171,12 @@ export interface ZoneSnapshotRrsetTable {
 /** Query volume per (day, zone, node) (migration 0011): additive counters (`query-count-columns.ts`). */
 export type QueryVolumeTable = { day: string, zone: string, node: string } & Record<VolumeCounter, number>
 
+/**
+ * Query volume per (month, zone, node) (migration 0018): `day` the month's first day, the first
+ * and last day with counts, the counters of {@link QueryVolumeTable} summed.
+ */
+export type QueryVolumeMonthTable = { day: string, zone: string, node: string, first_day: string, last_day: string } & Record<VolumeCounter, number>
+
 /** Response codes per (day, zone, node) (migration 0011): additive counters. */
 export type ResponseCodeTable = { day: string, zone: string, node: string } & Record<RcodeCounter, number>
 
@@ -253,6 +259,7 @@ export interface Database {
   zone_snapshots: ZoneSnapshotTable
   zone_snapshot_rrsets: ZoneSnapshotRrsetTable
   query_volume: QueryVolumeTable
+  query_volume_months: QueryVolumeMonthTable
   response_codes: ResponseCodeTable
   raw_queries: RawQueryTable
   host_volume: HostVolumeTable
