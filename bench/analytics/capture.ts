@@ -13,7 +13,7 @@
 // analytics tables grew by (SQLite dbstat over their tables and indexes, after the graceful stop
 // wrote the last flush) per million queries answered (dnsperf's completed queries).
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -91,6 +91,32 @@ async function metric (z: ZonalProcess, name: string, label = ''): Promise<numbe
   return sum
 }
 
+/** The thread groups whose CPU time is read: the main thread, the DNS workers, V8's helper threads (GC), the rest. */
+type ThreadCpu = Record<'main' | 'dns' | 'v8' | 'other', number>
+
+/** CPU seconds (user + system) each thread group of process `pid` has used (Linux /proc; zeros elsewhere). */
+function threadCpu (pid: number): ThreadCpu {
+  const out: ThreadCpu = { main: 0, dns: 0, v8: 0, other: 0 }
+  let tasks: string[]
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`)
+  } catch {
+    return out
+  }
+  for (const tid of tasks) {
+    try {
+      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
+      // Fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      const seconds = (Number(fields[11]) + Number(fields[12])) / 100
+      const group = comm === 'node-MainThread' ? 'main' : comm.startsWith('dns-') ? 'dns' : comm.startsWith('node-V8') ? 'v8' : 'other'
+      out[group] += seconds
+    } catch {} // a thread that ended meanwhile
+  }
+  return out
+}
+
 /** Bytes of the analytics tables and their indexes (dbstat), and the database file size after a checkpoint. */
 function stored (dbPath: string): { dbstat: number | undefined, file: number } {
   const db = new Database(dbPath)
@@ -138,7 +164,7 @@ async function start (analytics: boolean): Promise<ZonalProcess> {
   }
 }
 
-interface Run { analytics: boolean, qps: number, completed: number, lost: string, load: string, dropped?: number, failed?: number, rawWritten?: number, rawDropped?: number, grewDbstat?: number, grewFile?: number }
+interface Run { analytics: boolean, qps: number, completed: number, lost: string, load: string, cpu: ThreadCpu, dropped?: number, failed?: number, rawWritten?: number, rawDropped?: number, grewDbstat?: number, grewFile?: number }
 const runs: Run[] = []
 const order: boolean[] = []
 for (let r = 0; r < ROUNDS; r++) order.push(...(r % 2 === 0 ? [true, false] : [false, true]))
@@ -149,8 +175,11 @@ for (const analytics of order) {
   try {
     await waitForSoa(dnsPort, ORIGIN, SERIAL, performance.now(), 60_000, z.child)
     const l = load()
+    const cpuBefore = threadCpu(z.child.pid!)
     const p = dnsperf(dnsPort, queries)
-    run = { analytics, ...p, load: l }
+    const cpuAfter = threadCpu(z.child.pid!)
+    const cpu = { main: cpuAfter.main - cpuBefore.main, dns: cpuAfter.dns - cpuBefore.dns, v8: cpuAfter.v8 - cpuBefore.v8, other: cpuAfter.other - cpuBefore.other }
+    run = { analytics, ...p, load: l, cpu }
     if (analytics) {
       run.dropped = await metric(z, 'zonal_dns_capture_lost_total', 'reason="dropped"')
       run.failed = await metric(z, 'zonal_dns_capture_lost_total', 'reason="failed"')
@@ -166,7 +195,7 @@ for (const analytics of order) {
     run.grewFile = after.file - before.file
   }
   runs.push(run)
-  process.stdout.write(`capture ${analytics ? 'on ' : 'off'}: ${fmt(run.qps)} q/s, ${fmt(run.completed)} queries, lost ${run.lost}, load ${run.load}${analytics ? `, dropped ${run.dropped ?? '-'}, failed ${run.failed ?? '-'}, raw samples written ${run.rawWritten ?? '-'} dropped ${run.rawDropped ?? '-'}, analytics tables +${fmt(run.grewDbstat ?? NaN)} B (dbstat), file +${fmt(run.grewFile ?? NaN)} B` : ''}\n`)
+  process.stdout.write(`capture ${analytics ? 'on ' : 'off'}: ${fmt(run.qps)} q/s, ${fmt(run.completed)} queries, lost ${run.lost}, load ${run.load}, CPU s main ${run.cpu.main.toFixed(2)} dns ${run.cpu.dns.toFixed(2)} v8 ${run.cpu.v8.toFixed(2)} other ${run.cpu.other.toFixed(2)}${analytics ? `, dropped ${run.dropped ?? '-'}, failed ${run.failed ?? '-'}, raw samples written ${run.rawWritten ?? '-'} dropped ${run.rawDropped ?? '-'}, analytics tables +${fmt(run.grewDbstat ?? NaN)} B (dbstat), file +${fmt(run.grewFile ?? NaN)} B` : ''}\n`)
 }
 
 const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length
@@ -176,12 +205,15 @@ const onQps = mean(on.map(r => r.qps))
 const offQps = mean(off.map(r => r.qps))
 const out: string[] = []
 out.push(`### Capture on and off: ${fmt(RECORDS)} records, dnsperf -c 8 -T ${PIN ? 1 : 2} -q 200 -l ${SECONDS}, ${PIN ? `service (1 DNS worker) on CPU ${SERVER_CPU}, dnsperf on CPU ${CLIENT_CPU}` : `${WORKERS} DNS workers, nothing pinned`}`, '')
-out.push('| run | analytics | q/s | queries | lost | load (1/5/15 min) at start | collector dropped / failed | raw samples written / dropped | analytics tables grew (dbstat) | B per million queries |', '|---|---|---|---|---|---|---|---|---|---|')
+out.push('| run | analytics | q/s | queries | lost | load (1/5/15 min) at start | CPU µs per query: main thread / DNS worker / V8 helpers / other | collector dropped / failed | raw samples written / dropped | analytics tables grew (dbstat) | B per million queries |', '|---|---|---|---|---|---|---|---|---|---|---|')
 runs.forEach((r, i) => {
   const perMillion = r.grewDbstat === undefined ? NaN : r.grewDbstat / r.completed * 1e6
-  out.push(`| ${i + 1} | ${r.analytics ? 'on' : 'off'} | ${fmt(r.qps)} | ${fmt(r.completed)} | ${r.lost} | ${r.load} | ${r.analytics ? `${r.dropped} / ${r.failed}` : '-'} | ${r.analytics ? `${fmt(r.rawWritten ?? NaN)} / ${fmt(r.rawDropped ?? NaN)}` : '-'} | ${r.analytics ? `${fmt(r.grewDbstat ?? NaN)} B` : '-'} | ${r.analytics ? fmt(perMillion) : '-'} |`)
+  const perQuery = (s: number): string => (s * 1e6 / r.completed).toFixed(2)
+  out.push(`| ${i + 1} | ${r.analytics ? 'on' : 'off'} | ${fmt(r.qps)} | ${fmt(r.completed)} | ${r.lost} | ${r.load} | ${perQuery(r.cpu.main)} / ${perQuery(r.cpu.dns)} / ${perQuery(r.cpu.v8)} / ${perQuery(r.cpu.other)} | ${r.analytics ? `${r.dropped} / ${r.failed}` : '-'} | ${r.analytics ? `${fmt(r.rawWritten ?? NaN)} / ${fmt(r.rawDropped ?? NaN)}` : '-'} | ${r.analytics ? `${fmt(r.grewDbstat ?? NaN)} B` : '-'} | ${r.analytics ? fmt(perMillion) : '-'} |`)
 })
+const cpuPerQuery = (rs: Run[]): number => mean(rs.map(r => (r.cpu.main + r.cpu.dns + r.cpu.v8 + r.cpu.other) * 1e6 / r.completed))
 out.push('', `Mean q/s: on ${fmt(onQps)}, off ${fmt(offQps)}; on/off ${(onQps / offQps).toFixed(3)} (target ≥ 0.95).`)
+out.push(`CPU per query answered, all threads: on ${cpuPerQuery(on).toFixed(2)} µs, off ${cpuPerQuery(off).toFixed(2)} µs; off/on ${(cpuPerQuery(off) / cpuPerQuery(on)).toFixed(3)} (the q/s ratio if CPU were the only limit).`)
 out.push(`Database file ${existsSync(dbPath) ? fmt(statSync(dbPath).size) : '-'} B at the end (${fmt(RECORDS)}-record zone and the analytics rows).`)
 process.stdout.write('\n' + out.join('\n') + '\n')
 rmSync(work, { recursive: true, force: true })
