@@ -10,12 +10,14 @@
 //     collection when node runs with --expose-gc).
 //     ZONAL_DNS_UDP_BATCH=0 serves UDP through node:dgram (else batched when the addon is built).
 //     BENCH_DNS_WORKERS (default 1) is the number of DNS worker threads (0: DNS on the main thread).
-//     BENCH_DNS_CAPTURE=1 serves with the query capture on (a counter sink, as `npm start` has),
-//     so capture on and off can be compared; the capture's counts go to stderr at the end.
+//     BENCH_DNS_CAPTURE=1 serves with the query capture on (the DNS workers count with every
+//     sink `npm start` has, at its default limits; the main thread takes in only the counts, and
+//     writes nothing), so capture on and off can be compared; the total counted goes to stderr.
 import { mkdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { CounterSink } from '../../src/analytics/counter-sink.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
+import type { CaptureTarget } from '../../src/serving/dns-worker-protocol.ts'
 import { SecretBox } from '../../src/auth/secrets.ts'
 import { loadUdpBatch } from '../../src/dns/server/udp-batch.ts'
 import { startDns } from '../../src/serving/dns-service.ts'
@@ -63,7 +65,15 @@ async function serve (dir: string): Promise<void> {
   const store = await openStore(`sqlite:${join(dir, 'zonal.db')}`)
   const logger = { info: () => {}, error: (o: object, m: string) => { process.stderr.write(`${m} ${JSON.stringify(o)}\n`) }, warn: () => {} }
   const t0 = performance.now()
-  const capture = process.env.BENCH_DNS_CAPTURE === '1' ? new QueryCollector(new CounterSink(), { node: 'bench' }) : undefined
+  const counter = new CounterSink()
+  const collector = new QueryCollector(counter, { node: 'bench' })
+  const capture: CaptureTarget | undefined = process.env.BENCH_DNS_CAPTURE === '1'
+    ? {
+        query: collector.query.bind(collector),
+        absorb: (part) => { if (part.counts !== undefined) counter.absorb(part.counts) },
+        limits: { rawPerSecond: 1000, maxHostsPerZone: 10_000, maxHosts: 200_000, maxClients: 100_000 }
+      }
+    : undefined
   const workers = Number(process.env.BENCH_DNS_WORKERS ?? 1)
   const udpBatch = process.env.ZONAL_DNS_UDP_BATCH !== '0'
   const dns = await startDns(store, { hosts: ['127.0.0.1'], port: 0, workers, logger, secrets: new SecretBox(undefined), capture, udpBatch })
@@ -71,8 +81,8 @@ async function serve (dir: string): Promise<void> {
   print({ port: dns.port, udp: !udpBatch ? 'dgram' : 'addon' in batch ? 'batch' : batch.error })
   process.on('SIGTERM', () => {
     dns.close().then(async () => {
-      await capture?.close()
-      if (capture !== undefined) process.stderr.write(`capture: ${JSON.stringify(capture.counts())}\n`)
+      await collector.close()
+      if (capture !== undefined) process.stderr.write(`capture: ${JSON.stringify({ counted: counter.total, ...collector.counts() })}\n`)
       await store.close()
     }).finally(() => process.exit(0)).catch(() => {})
   })

@@ -64,6 +64,9 @@ type Counted = Map<string, Map<number, Map<string, Map<string, Client>>>>
 /** Node → day → zone wire key → queries counted in the overflow row. */
 type Overflow = Map<string, Map<number, Map<string, number>>>
 
+/** What a {@link ClientCountSink} hands over (structured-cloneable), and its overflowed queries since the last hand-over. */
+export interface ClientPart { entries: Counted, overflow: Overflow, overflowed: number }
+
 const DAY_MS = 86_400_000
 /** Look-ups between two yields to the event loop while a flush places its clients. */
 const LOCATE_SLICE = 2000
@@ -90,6 +93,8 @@ export class ClientCountSink implements QuerySink {
   private writing: Promise<void> = Promise.resolve()
   /** Queries counted in overflow rows since start (shown at /metrics). */
   overflowed = 0
+  /** `overflowed` at the last hand-over. */
+  private handedOverflow = 0
 
   constructor (writer: ClientCountWriter, opts: ClientCountSinkOptions) {
     this.writer = writer
@@ -150,12 +155,69 @@ export class ClientCountSink implements QuerySink {
     return zones
   }
 
-  private countOverflow (node: string, day: number, zone: string): void {
+  private countOverflow (node: string, day: number, zone: string, n = 1): void {
     let days = this.overflow.get(node)
     if (days === undefined) this.overflow.set(node, days = new Map())
     let zones = days.get(day)
     if (zones === undefined) days.set(day, zones = new Map())
-    zones.set(zone, (zones.get(zone) ?? 0) + 1)
+    zones.set(zone, (zones.get(zone) ?? 0) + n)
+  }
+
+  /**
+   * What was counted since the last hand-over or flush, not yet placed, taken out (a DNS worker
+   * thread hands it to the main thread's sink, which {@link absorb}s it and places the clients
+   * when it writes); undefined when nothing was counted.
+   */
+  handOver (): ClientPart | undefined {
+    if (this.entries.size === 0 && this.overflow.size === 0) return undefined
+    const part = { entries: this.entries, overflow: this.overflow, overflowed: this.overflowed - this.handedOverflow }
+    this.entries = new Map()
+    this.overflow = new Map()
+    this.clients = 0
+    this.handedOverflow = this.overflowed
+    return part
+  }
+
+  /**
+   * Add what another thread's sink handed over to what this one counted, within this sink's
+   * bound of distinct clients (the queries of clients beyond it go to the overflow rows).
+   */
+  absorb (part: ClientPart): void {
+    this.overflowed += part.overflowed
+    for (const [node, days] of part.entries) {
+      for (const [day, zones] of days) {
+        const into = this.zonesOf(node, day)
+        for (const [zone, addresses] of zones) {
+          let mine = into.get(zone)
+          if (mine === undefined) into.set(zone, mine = new Map())
+          for (const [address, client] of addresses) {
+            let had = mine.get(address)
+            const take = (isNew: boolean, n: number): boolean => {
+              if (!isNew) return true
+              if (this.clients >= this.opts.maxClients) {
+                this.overflowed += n
+                this.countOverflow(node, day, zone, n)
+                return false
+              }
+              this.clients++
+              if (had === undefined) mine.set(address, had = { plain: 0, ecs: undefined })
+              return true
+            }
+            if (client.plain > 0 && take(had === undefined || had.plain === 0, client.plain)) had!.plain += client.plain
+            if (client.ecs !== undefined) {
+              for (const [subnet, n] of client.ecs) {
+                if (!take(had?.ecs?.has(subnet) !== true, n)) continue
+                const subnets = had!.ecs ??= new Map()
+                subnets.set(subnet, (subnets.get(subnet) ?? 0) + n)
+              }
+            }
+          }
+        }
+      }
+    }
+    for (const [node, days] of part.overflow) {
+      for (const [day, zones] of days) for (const [zone, n] of zones) this.countOverflow(node, day, zone, n)
+    }
   }
 
   /** Distinct clients held in memory now. */

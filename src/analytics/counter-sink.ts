@@ -10,6 +10,15 @@ function nonZero (counts: Float64Array): Map<number, number> {
   return out
 }
 
+/** What a {@link CounterSink} hands over: its counts, by rcode, qtype and zone wire key as pairs. */
+export interface CounterPart {
+  total: number
+  tcp: number
+  rcodes: Array<[number, number]>
+  qtypes: Array<[number, number]>
+  zones: Array<[string, number]>
+}
+
 /**
  * The simplest sink: running counts of the queries answered, in all and by rcode, qtype,
  * transport and zone. Rcodes (12 bits) and qtypes (16 bits) are counted in fixed arrays (no
@@ -46,6 +55,32 @@ export class CounterSink implements QuerySink {
     this.byTransport.tcp += tcp
     this.byTransport.udp += batch.length - tcp
     this.total += batch.length
+  }
+
+  /**
+   * The counts since the last hand-over, taken out (a DNS worker thread hands them to the main
+   * thread's sink, which {@link absorb}s them); undefined when nothing was counted.
+   */
+  handOver (): CounterPart | undefined {
+    if (this.total === 0) return undefined
+    const part: CounterPart = { total: this.total, tcp: this.byTransport.tcp, rcodes: [...nonZero(this.rcodes)], qtypes: [...nonZero(this.qtypes)], zones: [...this.zones] }
+    this.total = 0
+    this.byTransport.tcp = 0
+    this.byTransport.udp = 0
+    for (const [code] of part.rcodes) this.rcodes[code] = 0
+    for (const [type] of part.qtypes) this.qtypes[type] = 0
+    this.zones.clear()
+    return part
+  }
+
+  /** Add what another thread's sink handed over. */
+  absorb (part: CounterPart): void {
+    this.total += part.total
+    this.byTransport.tcp += part.tcp
+    this.byTransport.udp += part.total - part.tcp
+    for (const [code, n] of part.rcodes) this.rcodes[code]! += n
+    for (const [type, n] of part.qtypes) this.qtypes[type]! += n
+    for (const [zone, n] of part.zones) this.zones.set(zone, (this.zones.get(zone) ?? 0) + n)
   }
 
   /** Counts by rcode (only those seen). */

@@ -57,6 +57,9 @@ interface Counted {
   hosts: number
 }
 
+/** What a {@link HostCountSink} hands over (structured-cloneable), and its overflowed queries since the last hand-over. */
+export interface HostCounted { counted: Counted, overflowed: number }
+
 function emptyCounted (): Counted {
   return { entries: new Map(), perZone: new Map(), hosts: 0 }
 }
@@ -73,6 +76,8 @@ export class HostCountSink extends FlushedCounts<Counted> {
   private readonly writer: HostCountWriter
   private readonly limits: { perZone: number, all: number }
   private overflowedQueries = 0
+  /** `overflowedQueries` at the last hand-over. */
+  private handedOverflow = 0
 
   constructor (writer: HostCountWriter, opts: HostCountSinkOptions) {
     super(opts)
@@ -131,6 +136,28 @@ export class HostCountSink extends FlushedCounts<Counted> {
     const counts = new Float64Array(WIDTH)
     entry.hosts.set(host, counts)
     return counts
+  }
+
+  /**
+   * What was counted since the last hand-over or flush, taken out (a DNS worker thread hands it
+   * to the main thread's sink, which {@link absorb}s it), with the queries it counted under the
+   * overflow host; undefined when nothing was counted.
+   */
+  handOver (): HostCounted | undefined {
+    const counted = this.take()
+    if (counted === undefined) return undefined
+    const overflowed = this.overflowedQueries - this.handedOverflow
+    this.handedOverflow = this.overflowedQueries
+    return { counted, overflowed }
+  }
+
+  /**
+   * Add what another thread's sink handed over to what this one counted, within this sink's
+   * limits (hosts beyond them go to the overflow host here too).
+   */
+  absorb (part: HostCounted): void {
+    this.overflowedQueries += part.overflowed
+    this.restore(part.counted)
   }
 
   /** The counts not yet written, as rows. */

@@ -53,10 +53,7 @@ export function nameOfKey (key: string): string {
   return nameToString(fromWireKey(key))
 }
 
-/**
- * The columns of captured queries, as many as `length` says: what a batch holds once handed to
- * the sink, and what a DNS worker thread sends the main thread (`serving/dns-worker-protocol.ts`).
- */
+/** The columns of captured queries, as many as `length` says: what a batch holds once handed to the sink. */
 export interface QueryColumns {
   length: number
   time: Float64Array

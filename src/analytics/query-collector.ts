@@ -1,6 +1,6 @@
 import { QueryFlag, type EcsOption, type QueryCapture } from '../dns/server/query-capture.ts'
 import type { Client } from '../dns/server/handle-query.ts'
-import { QueryBatch, type QueryColumns } from './query-batch.ts'
+import { QueryBatch } from './query-batch.ts'
 import type { QuerySink } from './query-sink.ts'
 
 export interface QueryCollectorOptions {
@@ -118,42 +118,10 @@ export class QueryCollector implements QueryCapture {
     if (b.length === b.capacity) this.handOver()
   }
 
-  /**
-   * Add queries captured elsewhere (a DNS worker thread's, already finished: their Client
-   * Subnet addresses written out), as many as there is room for; the rest are dropped and
-   * counted.
-   */
-  append (c: QueryColumns): void {
-    for (let j = 0; j < c.length; j++) {
-      const b = this.batch()
-      if (b === undefined) {
-        this.stats.dropped += c.length - j
-        return
-      }
-      const i = b.length++
-      b.time[i] = c.time[j]!
-      b.qtype[i] = c.qtype[j]!
-      b.opcode[i] = c.opcode[j]!
-      b.rcode[i] = c.rcode[j]!
-      b.port[i] = c.port[j]!
-      b.requestSize[i] = c.requestSize[j]!
-      b.responseSize[i] = c.responseSize[j]!
-      b.flags[i] = c.flags[j]!
-      b.dnsId[i] = c.dnsId[j]!
-      b.qdcount[i] = c.qdcount[j]!
-      b.ancount[i] = c.ancount[j]!
-      b.nscount[i] = c.nscount[j]!
-      b.arcount[i] = c.arcount[j]!
-      b.responseMicros[i] = c.responseMicros[j]!
-      b.ecsPrefix[i] = c.ecsPrefix[j]!
-      b.ecsFamily[i] = 0
-      b.address[i] = c.address[j]!
-      b.zone[i] = c.zone[j]!
-      b.qname[i] = c.qname[j]!
-      b.ecsAddress[i] = c.ecsAddress[j]!
-      this.stats.captured++
-      if (b.length === b.capacity) this.handOver()
-    }
+  /** Count queries another thread's collector lost (a DNS worker's, told with its hand-over). */
+  countLost (dropped: number, failed: number): void {
+    this.stats.dropped += dropped
+    this.stats.failed += failed
   }
 
   /** The batch being filled, or a free one; undefined when none is free. */

@@ -23,6 +23,9 @@ export interface QueryCountWriter {
 /** Node → day → zone → counts. */
 type Counted = Map<string, Map<number, Map<string, Entry>>>
 
+/** What a {@link QueryCountSink} hands over (structured-cloneable: maps and typed arrays). */
+export type QueryCounted = Counted
+
 interface Entry {
   day: number
   zone: string
@@ -58,6 +61,19 @@ export class QueryCountSink extends FlushedCounts<Counted> {
       if (entry === undefined || entry.day !== day || entry.zone !== zone) entry = entryIn(this.entries, day, zone, node)
       countQuery(entry.counts, batch, i)
     }
+  }
+
+  /**
+   * What was counted since the last hand-over or flush, taken out (a DNS worker thread hands it
+   * to the main thread's sink, which {@link absorb}s it); undefined when nothing was.
+   */
+  handOver (): QueryCounted | undefined {
+    return this.take()
+  }
+
+  /** Add what another thread's sink handed over to what this one counted. */
+  absorb (part: QueryCounted): void {
+    this.restore(part)
   }
 
   /** The counts not yet written, as rows (zero counters left out). */

@@ -75,6 +75,28 @@ export interface RawSampleStats {
   duplicate: number
 }
 
+/**
+ * What a {@link RawSampleSink} hands over: each second's reservoir as [second since the epoch,
+ * responses without error seen, the sample of them], the error responses kept, and the samples
+ * it dropped since the last hand-over. Samples carry no packet id yet (0).
+ */
+export interface RawPart {
+  seconds: Array<[number, number, RawSample[]]>
+  errors: RawSample[]
+  dropped: number
+}
+
+/** `n` of `items` drawn uniformly without replacement (the first `n` after a partial shuffle, in place). */
+function pick<T> (items: T[], n: number, random: () => number): T[] {
+  for (let k = 0; k < n; k++) {
+    const j = k + Math.floor(random() * (items.length - k))
+    const t = items[k]!
+    items[k] = items[j]!
+    items[j] = t
+  }
+  return items.slice(0, n)
+}
+
 /** A second's reservoir: how many responses without error it saw, and the sample of them. */
 interface Reservoir {
   seen: number
@@ -146,6 +168,8 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
   private lastMs = -1
   private lastIso = ''
   private readonly stats: RawSampleStats = { seen: 0, written: 0, dropped: 0, duplicate: 0 }
+  /** `stats.dropped` at the last hand-over. */
+  private handedDropped = 0
   /** The flush under way writes every second, open ones included (`flush(true)`, `close()`). */
   private flushingAll = false
 
@@ -172,7 +196,7 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
     for (let i = 0; i < batch.length; i++) {
       const rcode = batch.rcode[i]!
       if (rcode !== 0 && rcode !== 3) {
-        this.pending.push(this.sample(batch, i))
+        this.pending.push(this.numbered(this.sample(batch, i)))
         continue
       }
       const s = Math.floor(batch.time[i]! / 1000)
@@ -203,13 +227,12 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
       this.lastIso = new Date(ms).toISOString()
     }
     const iso = this.lastIso
-    let ids = this.ids.get(b.node)
-    if (ids === undefined) this.ids.set(b.node, ids = packetIds(b.node))
     const zone = b.zone[i]!
     const qname = b.qname[i]!
     return {
       day: iso.slice(0, 10),
-      packetId: ids(time),
+      // Given when the sample is kept for good (`numbered`): a reservoir's samples may yet be replaced.
+      packetId: 0,
       time: iso,
       node: b.node,
       zone: this.nameOf(zone),
@@ -235,6 +258,72 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
     }
   }
 
+  /**
+   * The sample with its packet id, given as it joins the samples to write (in time order within
+   * a second, so a node's ids follow the times), on the thread that writes them.
+   */
+  private numbered (sample: RawSample): RawSample {
+    let ids = this.ids.get(sample.node)
+    if (ids === undefined) this.ids.set(sample.node, ids = packetIds(sample.node))
+    sample.packetId = ids(Date.parse(sample.time))
+    return sample
+  }
+
+  /**
+   * Every second's reservoir and the error responses kept since the last hand-over, taken out,
+   * without packet ids (a DNS worker thread hands them to the main thread's sink, which
+   * {@link absorb}s them and numbers what it keeps).
+   */
+  handOver (): RawPart | undefined {
+    if (this.open.size === 0 && this.pending.length === 0) return undefined
+    const part: RawPart = {
+      seconds: [...this.open].map(([second, r]) => [second, r.seen, r.kept]),
+      errors: this.pending,
+      dropped: this.stats.dropped - this.handedDropped
+    }
+    this.open.clear()
+    this.pending = []
+    this.held = 0
+    this.handedDropped = this.stats.dropped
+    return part
+  }
+
+  /**
+   * Add what another thread's sink handed over: its error responses to the samples to write,
+   * and each second's reservoir merged with this sink's of the same second into one uniform
+   * sample of both (of the budget's size at most): which of the two each kept response comes
+   * from is drawn as a draw without replacement from all the responses of both would fall.
+   */
+  absorb (part: RawPart): void {
+    this.stats.dropped += part.dropped
+    this.stats.seen += part.errors.length
+    for (const sample of part.errors) this.pending.push(this.numbered(sample))
+    for (const [second, seen, kept] of part.seconds) {
+      this.stats.seen += seen
+      const r = this.open.get(second)
+      if (r === undefined) {
+        this.open.set(second, { seen, kept })
+        this.held += kept.length
+        continue
+      }
+      const size = Math.min(r.seen + seen, this.opts.perSecond)
+      let mine = r.seen
+      let theirs = seen
+      let fromMine = 0
+      for (let k = 0; k < size; k++) {
+        if (this.random() * (mine + theirs) < mine) {
+          fromMine++
+          mine--
+        } else theirs--
+      }
+      const merged = pick(r.kept, fromMine, this.random).concat(pick(kept, size - fromMine, this.random))
+      this.held += merged.length - r.kept.length
+      r.seen += seen
+      r.kept = merged
+    }
+    this.bound()
+  }
+
   /** A wire key's presentation name ('' for ''), from a cache: zones and popular names repeat. */
   private nameOf (key: string): string {
     if (key === '') return ''
@@ -254,7 +343,8 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
       const r = this.open.get(s)!
       this.open.delete(s)
       this.held -= r.kept.length
-      for (const sample of r.kept) this.pending.push(sample)
+      r.kept.sort((a, b) => a.time < b.time ? -1 : a.time > b.time ? 1 : 0)
+      for (const sample of r.kept) this.pending.push(this.numbered(sample))
     }
     this.bound()
   }

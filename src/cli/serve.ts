@@ -25,12 +25,11 @@ import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
 import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { AnalyticsRetention } from '../analytics/retention.ts'
+import { absorbPart } from '../analytics/thread-analytics.ts'
+import type { CaptureTarget } from '../serving/dns-worker-protocol.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
-
-/** Query batches the main thread's collector holds (see where it is made). */
-const ANALYTICS_BATCHES = 128
 
 export interface RunningService {
   app: FastifyInstance
@@ -156,7 +155,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       rateLimit: { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt },
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey),
-      ...(analytics === undefined ? {} : { capture: analytics.collector }),
+      ...(analytics === undefined ? {} : { capture: analytics.capture }),
       onNotify: (zone) => {
         const id = dnsRef?.sync.zoneIdOf(zone)
         if (id !== undefined) refresher.request(id)
@@ -239,6 +238,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
 /** The analytics capture and its sinks, wired to the store and `/metrics`; not started. */
 interface Analytics {
   collector: QueryCollector
+  /** What the DNS service reports to: the main thread's answers and the workers' hand-overs. */
+  capture: CaptureTarget
   counts: CounterSink
   queryVolume: QueryCountSink
   rawSamples: RawSampleSink | undefined
@@ -283,16 +284,20 @@ function createAnalytics (config: Config, store: Store, logger: Logger, metrics:
     onError: (err: unknown) => logger.warn({ err }, 'client counts not written or not placed (kept for the next flush)')
   })
   const sinks = rawSamples === undefined ? [counts, queryVolume, hostVolume, clientCounts] : [counts, queryVolume, hostVolume, clientCounts, rawSamples]
-  // 128 batches of 1,024 queries (about 9 MB): the main thread's sinks and their database
-  // writes pause it now and then (a flush to SQLite is synchronous), while the DNS workers'
-  // batches keep arriving; this absorbs more than a second of answers at 100,000 q/s before
-  // anything is dropped (the default 8 batches dropped 5–30 % under dnsperf).
-  const collector = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, batches: ANALYTICS_BATCHES, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  // The queries the main thread answers itself (without DNS workers); the workers count theirs
+  // in their own sinks and hand that over, absorbed here (`capture.absorb`).
+  const collector = new QueryCollector(new FanOutSink(sinks), { node: config.nodeName, onError: (err: unknown) => logger.warn({ err }, 'query sink failed') })
+  const capture: CaptureTarget = {
+    query: collector.query.bind(collector),
+    absorb: (part) => absorbPart({ counts, queryVolume, hostVolume, clientCounts, rawSamples, collector }, part),
+    limits: { rawPerSecond: config.analyticsRawPerSecond, maxHostsPerZone: config.analyticsHostsPerZone, maxHosts: config.analyticsHosts, maxClients: config.analyticsMaxClients }
+  }
   registerQueryMetrics(metrics, counts, collector, hostVolume)
   if (rawSamples !== undefined) registerRawSampleMetrics(metrics, rawSamples)
   registerClientCountMetrics(metrics, clientCounts)
   return {
     collector,
+    capture,
     counts,
     queryVolume,
     rawSamples,

@@ -1,4 +1,4 @@
-import type { QueryBatch, QueryColumns } from '../analytics/query-batch.ts'
+import type { AnalyticsPart, ThreadAnalyticsOptions } from '../analytics/thread-analytics.ts'
 import type { JournalStep, ZoneServedSettings, ZoneSnapshot } from '../dns/index/zone-data.ts'
 import type { Client } from '../dns/server/handle-query.ts'
 import type { QueryCapture } from '../dns/server/query-capture.ts'
@@ -27,105 +27,22 @@ export interface DnsWorkerConfig {
   tcpClients: SharedArrayBuffer
   /** This worker's share of the response rate limit; none when limiting is off. */
   rateLimit?: RateLimitOptions
-  /** Capture answered queries and hand them to the main thread (in batches). */
-  capture: boolean
-  /** The node name the captured queries carry. */
-  node: string
+  /** Count and sample the answered queries (the main thread's limits) and hand that over to the main thread; none without analytics. */
+  analytics?: ThreadAnalyticsOptions
   /** The round-robin positions every worker shares (`dns/answer/rotation.ts`). */
   rotation: SharedArrayBuffer
   /** UDP through the batched socket when its addon loads (else `node:dgram`). */
   udpBatch: boolean
 }
 
-/** The string columns of a captured batch. */
-type StringColumn = 'address' | 'zone' | 'qname' | 'ecsAddress'
-
 /**
- * One captured batch, as much of it as was filled, copied out of the worker's batch (finished:
- * the Client Subnet addresses written out). The string columns travel as indices into
- * `strings`, each distinct value once: structured clone copies every string of a string array
- * one by one, which cost the worker about 2 µs a query, while a batch holds few distinct
- * clients, zones and names. The typed arrays' buffers are transferred, not copied again.
- */
-export type CapturedBatch = Omit<QueryColumns, StringColumn> & Record<StringColumn, Uint16Array> & { strings: string[] }
-
-const STRING_COLUMNS: readonly StringColumn[] = ['address', 'zone', 'qname', 'ecsAddress']
-
-/**
- * The main thread's capture (`analytics/QueryCollector`): the queries it answers itself, and
- * the batches the DNS workers captured, added as they are.
+ * The main thread's capture (`analytics/`): the queries it answers itself, and the parts the
+ * DNS workers hand over (their own sinks count the queries they answer, `ThreadAnalytics`),
+ * with the limits the workers' sinks keep to.
  */
 export interface CaptureTarget extends QueryCapture {
-  append (batch: QueryColumns): void
-}
-
-/**
- * A filled query batch as a message (the worker's batch is reused: this is a copy) and the
- * buffers to transfer with it.
- */
-export function capturedBatch (b: QueryBatch): { batch: CapturedBatch, transfer: ArrayBuffer[] } {
-  const n = b.length
-  const strings: string[] = []
-  const indices = new Map<string, number>()
-  const column = (values: readonly string[]): Uint16Array => {
-    const out = new Uint16Array(n)
-    let last: string | undefined
-    let lastIndex = 0
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!
-      if (v !== last) {
-        let k = indices.get(v)
-        if (k === undefined) {
-          k = strings.length
-          strings.push(v)
-          indices.set(v, k)
-        }
-        last = v
-        lastIndex = k
-      }
-      out[i] = lastIndex
-    }
-    return out
-  }
-  const batch: CapturedBatch = {
-    length: n,
-    time: b.time.slice(0, n),
-    qtype: b.qtype.slice(0, n),
-    opcode: b.opcode.slice(0, n),
-    rcode: b.rcode.slice(0, n),
-    port: b.port.slice(0, n),
-    requestSize: b.requestSize.slice(0, n),
-    responseSize: b.responseSize.slice(0, n),
-    flags: b.flags.slice(0, n),
-    dnsId: b.dnsId.slice(0, n),
-    qdcount: b.qdcount.slice(0, n),
-    ancount: b.ancount.slice(0, n),
-    nscount: b.nscount.slice(0, n),
-    arcount: b.arcount.slice(0, n),
-    responseMicros: b.responseMicros.slice(0, n),
-    ecsPrefix: b.ecsPrefix.slice(0, n),
-    address: column(b.address),
-    zone: column(b.zone),
-    qname: column(b.qname),
-    ecsAddress: column(b.ecsAddress),
-    strings
-  }
-  const transfer: ArrayBuffer[] = []
-  for (const v of Object.values(batch)) if (ArrayBuffer.isView(v)) transfer.push(v.buffer as ArrayBuffer)
-  return { batch, transfer }
-}
-
-/** A captured batch's columns as the collector takes them (the main thread's side of {@link capturedBatch}). */
-export function capturedColumns (c: CapturedBatch): QueryColumns {
-  const text = (column: Uint16Array): string[] => {
-    const out = new Array<string>(c.length)
-    for (let i = 0; i < c.length; i++) out[i] = c.strings[column[i]!]!
-    return out
-  }
-  const { strings: _strings, ...rest } = c
-  const columns = { ...rest } as unknown as QueryColumns
-  for (const name of STRING_COLUMNS) columns[name] = text(c[name])
-  return columns
+  absorb (part: AnalyticsPart): void
+  limits: Omit<ThreadAnalyticsOptions, 'node'>
 }
 
 /** The change feed and the stop request, main thread to worker. */
@@ -136,7 +53,7 @@ export type ToWorker =
   | { type: 'dropped', seq: number, origin: WireName }
   /** Nothing to apply: acknowledge (after the zones a worker is started with). */
   | { type: 'sync', seq: number }
-  /** Hand what the capture holds to the main thread now, then say `flushed`. */
+  /** Hand what the analytics hold (host counts included) to the main thread now, then say `flushed`. */
   | { type: 'flush', id: number }
   | { type: 'close' }
 
@@ -145,7 +62,7 @@ export type FromWorker =
   | { type: 'listening' }
   | { type: 'failed', message: string, code?: string }
   | { type: 'synced', seq: number }
-  | { type: 'capture', batch: CapturedBatch }
+  | { type: 'analytics', part: AnalyticsPart }
   | { type: 'notify', origin: WireName, client: Client, serial: number | undefined }
   | { type: 'log', level: 'warn' | 'error', msg: string, err: string }
   | { type: 'flushed', id: number }

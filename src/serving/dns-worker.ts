@@ -1,5 +1,5 @@
 import { parentPort, workerData } from 'node:worker_threads'
-import { QueryCollector } from '../analytics/query-collector.ts'
+import { ThreadAnalytics } from '../analytics/thread-analytics.ts'
 import { ZoneData } from '../dns/index/zone-data.ts'
 import { ZoneIndex } from '../dns/index/zone-index.ts'
 import type { Client } from '../dns/server/handle-query.ts'
@@ -10,29 +10,33 @@ import { TcpClientCounts } from '../dns/server/tcp-clients.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
 import { shareRotation } from '../dns/answer/rotation.ts'
 import { wireKey } from '../zone/name.ts'
-import { capturedBatch, type DnsWorkerConfig, type FromWorker, type ToWorker } from './dns-worker-protocol.ts'
+import type { DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 
 /**
  * A DNS worker thread (see `dns-workers.ts`): UDP and TCP listeners on the shared port
  * (SO_REUSEPORT), answering from its own index, which follows the main thread's change feed.
- * Captured queries go to the main thread in batches; NOTIFY for secondaries and errors too.
+ * Its own analytics count and sample the queries it answers and hand that over to the main thread
+ * every second (host counts every five); NOTIFY for secondaries and errors go there too.
  */
 
 const port = parentPort
 if (port === null) throw new Error('dns-worker.ts runs as a worker thread')
 const config = workerData as DnsWorkerConfig
-const post = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer)
+const post = (message: FromWorker): void => port.postMessage(message)
 
 shareRotation(config.rotation)
 const index = new ZoneIndex()
-const capture = config.capture
-  ? new QueryCollector({
-    write: (b) => {
-      const { batch, transfer } = capturedBatch(b)
-      post({ type: 'capture', batch }, transfer)
-    }
-  }, { node: config.node, flushMs: 250 })
-  : undefined
+/** How often what the analytics counted goes to the main thread; the host counts every fifth time. */
+const HAND_OVER_MS = 1000
+const HOSTS_EVERY = 5
+const analytics = config.analytics === undefined ? undefined : new ThreadAnalytics(config.analytics)
+const capture = analytics?.collector
+let handOvers = 0
+const handOver = (hosts: boolean): void => {
+  if (analytics !== undefined) post({ type: 'analytics', part: analytics.handOver(hosts) })
+}
+const handOverTimer = analytics === undefined ? undefined : setInterval(() => handOver(++handOvers % HOSTS_EVERY === 0), HAND_OVER_MS)
+handOverTimer?.unref()
 const onError = (err: unknown): void => post({ type: 'log', level: 'warn', msg: 'DNS request failed', err: err instanceof Error ? (err.stack ?? err.message) : String(err) })
 
 /** The last feed message applied, acknowledged once the queue of messages is drained. */
@@ -75,7 +79,10 @@ function follow (message: ToWorker): void {
       return
     case 'flush': {
       const id = message.id
-      Promise.resolve(capture?.flush()).then(() => post({ type: 'flushed', id }), onError)
+      Promise.resolve(capture?.flush()).then(() => {
+        handOver(true)
+        post({ type: 'flushed', id })
+      }, onError)
       return
     }
   }
@@ -90,7 +97,9 @@ async function close (): Promise<void> {
   if (closing) return
   closing = true
   await listeners?.close()
+  clearInterval(handOverTimer)
   await capture?.close()
+  handOver(true)
   post({ type: 'closed' })
   port!.close()
 }

@@ -7,7 +7,7 @@ import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import { clearTcpClientRegion, tcpClientBuffer } from '../dns/server/tcp-clients.ts'
 import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
-import { capturedColumns, type CaptureTarget, type DnsWorkerConfig, type FromWorker, type ToWorker } from './dns-worker-protocol.ts'
+import type { CaptureTarget, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 import type { AppliedStep, ZoneFeed } from './zone-sync.ts'
 
 export interface DnsWorkersOptions {
@@ -132,7 +132,7 @@ export class DnsWorkers implements ZoneFeed {
     await new Promise<void>(resolve => this.waiters.push({ seq, resolve }))
   }
 
-  /** Resolves once every worker has handed its captured queries to the main thread's capture. */
+  /** Resolves once every worker has handed what its analytics counted to the main thread's capture. */
   async flushCapture (): Promise<void> {
     const id = ++this.flushes
     await Promise.all(this.slots.filter(s => s.listening).map(async slot => await new Promise<void>((resolve) => {
@@ -222,8 +222,7 @@ export class DnsWorkers implements ZoneFeed {
       tcp: this.opts.tcp,
       tcpClients: this.tcpClients,
       ...(this.opts.rateLimit === undefined ? {} : { rateLimit: this.opts.rateLimit }),
-      capture: this.opts.capture !== undefined,
-      node: this.opts.node,
+      ...(this.opts.capture === undefined ? {} : { analytics: { node: this.opts.node, ...this.opts.capture.limits } }),
       rotation: this.rotation,
       udpBatch: this.opts.udpBatch ?? true
     }
@@ -251,8 +250,8 @@ export class DnsWorkers implements ZoneFeed {
           slot.synced = m.seq
           this.wake()
           break
-        case 'capture':
-          this.opts.capture?.append(capturedColumns(m.batch))
+        case 'analytics':
+          this.opts.capture?.absorb(m.part)
           break
         case 'notify': {
           const zone = this.opts.index.get(m.origin)

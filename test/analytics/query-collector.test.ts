@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { MessageChannel } from 'node:worker_threads'
 import type { QueryBatch } from '../../src/analytics/query-batch.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
 import type { Client } from '../../src/dns/server/handle-query.ts'
 import { QueryFlag, type EcsOption } from '../../src/dns/server/query-capture.ts'
-import { capturedBatch, capturedColumns } from '../../src/serving/dns-worker-protocol.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
 
 const CLIENT: Client = { transport: 'udp', address: '192.0.2.7', port: 40001, family: 'IPv4' }
@@ -126,43 +124,6 @@ describe('QueryCollector', () => {
     for (const [ecs] of cases) collector.query(CLIENT, ZONE, QNAME, 1, 0, 0, REQUEST, RESPONSE, 64, 0, performance.now(), ecs)
     await collector.close()
     assert.deepEqual(seen.map(r => [r.ecsAddress, r.ecsPrefix]), cases.map(([, address, prefix]) => [address, prefix]))
-  })
-
-  it('adds a worker thread\'s captured batch as it is, with its Client Subnet addresses', async () => {
-    const request = header(0x1234, 0x01, 0x10, [1, 0, 0, 1], 50)
-    const response = header(0x1234, 0x85, 0, [1, 2, 0, 1], 90)
-    const batches: ReturnType<typeof capturedColumns>[] = []
-    const messages: ReturnType<typeof capturedBatch>['batch'][] = []
-    // Through a real message channel, as a worker thread posts it (buffers transferred).
-    const channel = new MessageChannel()
-    const source = new QueryCollector({
-      write: (b: QueryBatch) => {
-        const { batch, transfer } = capturedBatch(b)
-        channel.port1.postMessage(batch, transfer)
-      }
-    }, { node: 'n1', batchSize: 8 })
-    channel.port2.on('message', (m: ReturnType<typeof capturedBatch>['batch']) => { messages.push(m); batches.push(capturedColumns(m)) })
-    source.query(CLIENT, ZONE, QNAME, 28, 0, 0, request, response, 90, QueryFlag.RD | QueryFlag.CD | QueryFlag.AA, performance.now(), ecsAt(1, 24, [81, 2, 69]))
-    source.query(CLIENT, ZONE, QNAME, 1, 0, 3, request, response, 90, 0, performance.now(), undefined)
-    await source.close()
-    while (batches.length === 0) await new Promise(resolve => setImmediate(resolve))
-    channel.port1.close()
-    assert.deepEqual(batches.map(b => b.length), [2])
-    assert.deepEqual(batches[0]!.ecsAddress, ['81.2.69.0', ''], 'the worker sends the addresses written out')
-    // Each distinct string once: the client, zone and name shared by both queries, the addresses.
-    assert.deepEqual(messages[0]!.strings.length, new Set([CLIENT.address, ZONE, QNAME, '81.2.69.0', '']).size)
-    assert.deepEqual(Array.from(messages[0]!.qname), [2, 2])
-    const seen: ReturnType<QueryBatch['record']>[] = []
-    const main = new QueryCollector({ write: (b: QueryBatch) => { seen.push(...b.records()) } }, { node: 'n1', batchSize: 8 })
-    for (const b of batches) main.append(b)
-    await main.close()
-    assert.equal(seen.length, 2)
-    assert.deepEqual(seen.map(r => [r.dnsId, r.qdcount, r.ancount, r.nscount, r.arcount, r.flags, r.ecsAddress, r.ecsPrefix, r.requestSize, r.qtype, r.rcode]), [
-      [0x1234, 1, 2, 0, 1, QueryFlag.RD | QueryFlag.CD | QueryFlag.AA, '81.2.69.0', 24, 50, 28, 0],
-      [0x1234, 1, 2, 0, 1, 0, '', 0, 50, 1, 3]
-    ])
-    assert.deepEqual(seen.map(r => r.time), Array.from(batches[0]!.time))
-    assert.deepEqual(seen.map(r => r.responseMicros), Array.from(batches[0]!.responseMicros))
   })
 
   it('with a slow sink, queues at most its batches and counts the queries it drops, then recovers', async () => {

@@ -132,6 +132,8 @@ describe('sqlite: host counts are written on their own interval', () => {
     const q = { accountIds: [account!.id], from: today, to: today, sort: [], offset: 0, limit: 100 }
     // The 1-second flush writes the query volume of the SOA query (the wait is for that, however long it takes).
     while ((await store.queryCounts.volumeByDay(q)).length === 0) await new Promise(resolve => setTimeout(resolve, 50))
+    // The DNS worker hands its host counts over: to the main thread's sink, which has not written them.
+    await t.service.queries!.flush()
     assert.deepEqual(await store.hostVolume.volumeByHost({ ...q, zones: ['example.org.'] }), [])
     assert.deepEqual(t.service.hostCounts!.pending().map(r => [r.host, r.counts.rsp_total]), [['example.org.', 1]])
     await t.service.hostCounts!.flush()

@@ -1,13 +1,20 @@
 /**
- * The query capture through DNS worker threads: what a worker captures reaches the main
- * thread's collector with every field as the request and response carried them (DNS id, RD,
- * CD, the response's counts, RA, AD, the Client Subnet option, a response time), over UDP and
- * TCP, on the full path and the fast path.
+ * The query capture through DNS worker threads: each worker counts and samples what it answers
+ * and hands that over; the main thread's sinks absorb it. A raw sample written by the main
+ * thread carries every field as the request and response had them (DNS id, RD, CD, the
+ * response's counts, RA, AD, the Client Subnet option, a response time), over UDP and TCP, on
+ * the full path and the fast path, and the counts add up.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import type { QueryBatch, QueryRecord } from '../../src/analytics/query-batch.ts'
+import { ClientCountSink } from '../../src/analytics/client-count-sink.ts'
+import { CounterSink } from '../../src/analytics/counter-sink.ts'
+import { HostCountSink, type HostCountRow } from '../../src/analytics/host-count-sink.ts'
 import { QueryCollector } from '../../src/analytics/query-collector.ts'
+import { QueryCountSink } from '../../src/analytics/query-count-sink.ts'
+import { RawSampleSink, type RawSample } from '../../src/analytics/raw-sample-sink.ts'
+import { absorbPart } from '../../src/analytics/thread-analytics.ts'
+import type { CaptureTarget } from '../../src/serving/dns-worker-protocol.ts'
 import { QueryFlag } from '../../src/dns/server/query-capture.ts'
 import { decodeMessage } from '../../src/dns/wire/message.ts'
 import { MessageWriter } from '../../src/dns/wire/writer.ts'
@@ -25,15 +32,29 @@ function request (id: number, name: string, opts: { rd?: boolean, cd?: boolean, 
 }
 
 describe('query capture through DNS worker threads', () => {
-  const seen: QueryRecord[] = []
-  const collector = new QueryCollector({ write: (b: QueryBatch) => { seen.push(...b.records()) } }, { node: 'main', batchSize: 16 })
+  const seen: RawSample[] = []
+  const hostRows: HostCountRow[] = []
+  const counts = new CounterSink()
+  const sinks = {
+    counts,
+    queryVolume: new QueryCountSink({ add: async () => {} }, { flushMs: 60_000 }),
+    hostVolume: new HostCountSink({ add: async (rows) => { hostRows.push(...rows) } }, { flushMs: 60_000, maxHostsPerZone: 100, maxHosts: 100 }),
+    clientCounts: new ClientCountSink({ add: async () => {} }, { flushMs: 60_000, maxClients: 100, locator: async () => undefined }),
+    rawSamples: new RawSampleSink({ add: async (rows) => { seen.push(...rows); return rows.length } }, { flushMs: 60_000, perSecond: 1000 }),
+    collector: new QueryCollector(counts, { node: 'test' })
+  }
+  const capture: CaptureTarget = {
+    query: sinks.collector.query.bind(sinks.collector),
+    absorb: (part) => absorbPart(sinks, part),
+    limits: { rawPerSecond: 1000, maxHostsPerZone: 100, maxHosts: 100, maxClients: 100 }
+  }
   let server: WorkerServer
   before(async () => {
-    server = await serveInWorkers(exampleIndex(), 2, true, undefined, collector)
+    server = await serveInWorkers(exampleIndex(), 2, true, undefined, capture)
   })
   after(async () => {
     await server?.close()
-    await collector.close()
+    await sinks.collector.close()
     assert.deepEqual(server?.problems ?? [], [])
   })
 
@@ -48,14 +69,20 @@ describe('query capture through DNS worker threads', () => {
         { bytes: request(base + 3, 'nothing.example.org.', {}), ecs: ['', 0] }
       ]
       const replies: { reply: Buffer, localPort: number, micros: number }[] = []
+      const counted = counts.total
       for (const s of sent) {
         const t0 = performance.now()
         const r = await exchange('127.0.0.1', server.port, s.bytes)
         replies.push({ ...r, micros: (performance.now() - t0) * 1000 })
       }
       await server.workers.flushCapture()
-      await collector.flush()
-      await eventually(async () => sent.every(s => seen.some(r => r.dnsId === ((s.bytes[0]! << 8) | s.bytes[1]!))), 10_000, 'captured through the workers')
+      // Everything handed over by then: counted, and every second's sample written.
+      assert.equal(counts.total - counted, sent.length)
+      await sinks.rawSamples.flush(true)
+      await sinks.hostVolume.flush()
+      assert.ok(hostRows.some(h => h.host === 'www.example.org.'), 'host counts handed over')
+      // Packet ids are given on the main thread: distinct over both workers.
+      assert.equal(new Set(seen.map(r => r.packetId)).size, seen.length)
       sent.forEach((s, i) => {
         const id = (s.bytes[0]! << 8) | s.bytes[1]!
         const records = seen.filter(r => r.dnsId === id)

@@ -93,22 +93,22 @@ describe('DNS worker threads', () => {
     await eventually(async () => workers.listening() === WORKERS, 20_000, 'the others restarted')
   })
 
-  it('captures the queries every worker answers on the main thread', async () => {
-    const { collector } = t.service.queries!
-    const from = collector.counts().captured
+  it('counts the queries every worker answers on the main thread (each worker hands its counts over)', async () => {
+    const { counts } = t.service.queries!
+    const from = counts.total
     await askAll(clients, t.service.dns.port, 'www.example.org.')
-    await eventually(async () => collector.counts().captured - from >= CLIENTS, 10_000, 'captured queries')
+    await eventually(async () => counts.total - from >= CLIENTS, 10_000, 'counted queries')
   })
 
-  it('hands every query the workers answered to the capture when the service closes', async () => {
-    const { collector } = t.service.queries!
+  it('hands the counts of every query the workers answered over when the service closes', async () => {
+    const { collector, counts } = t.service.queries!
     await t.service.queries!.flush()
-    const from = collector.counts().captured
+    const from = counts.total
     const sentBefore = sent
     await askAll(clients, t.service.dns.port, 'mail.example.org.')
     // No flush: closing hands over what the workers hold (every question sent was answered).
     await t.service.close()
-    assert.equal(collector.counts().captured - from, sent - sentBefore)
+    assert.equal(counts.total - from, sent - sentBefore)
     assert.equal(collector.counts().dropped, 0)
   })
 })
