@@ -21,7 +21,6 @@ import { MessageWriter } from '../../src/dns/wire/writer.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { exampleIndex, tcpExchange, udpExchange } from '../helpers/dns-clients.ts'
 import { serveInWorkers, type WorkerServer } from '../helpers/dns-workers.ts'
-import { eventually } from '../helpers/named.ts'
 
 function request (id: number, name: string, opts: { rd?: boolean, cd?: boolean, ecs?: Uint8Array }): Uint8Array {
   const w = new MessageWriter(512)
