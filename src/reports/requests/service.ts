@@ -118,7 +118,9 @@ export const computeReport: TaskHandler = async ({ payload, store, signal, repor
 
 /** A computed report as `GET /requests/{id}` answers it. */
 export interface ReportResult {
-  rows: Array<Record<string, unknown>>
+  /** The rows as stored: JSON text (an array of records) compressed with gzip. */
+  gzip: Buffer
+  rowCount: number
   columns: readonly string[]
   /** The report's POST path, for the Link header. */
   path: string
@@ -147,10 +149,10 @@ export async function readReport (store: Store, principal: Principal, id: string
     return undefined
   }
   const stored = JSON.parse(row.params) as StoredParams
-  const rows = JSON.parse(gunzipSync(row.rows).toString('utf8')) as Array<Record<string, unknown>>
   const linkQuery = def.linkQueryOf?.(stored.params)
   return {
-    rows,
+    gzip: Buffer.from(row.rows),
+    rowCount: row.row_count ?? 0,
     columns: def.columnsOf?.(stored.params) ?? def.columns,
     path: def.path,
     ...(linkQuery === undefined ? {} : { linkQuery }),
@@ -168,8 +170,14 @@ function visible (row: ReportRequestRow, principal: Principal, now: Date): boole
   return accounts.every(a => principal.can(a, 'read'))
 }
 
+/** The rows as JSON text. */
+export function reportJson (result: ReportResult): string {
+  return gunzipSync(result.gzip).toString('utf8')
+}
+
 /** The rows as CSV (RFC 4180, header row of the field names; formula cells neutralised as the audit log's are). */
 export function reportCsv (result: ReportResult): Buffer {
-  const text = stringify(result.rows, { header: true, columns: [...result.columns], record_delimiter: 'windows', escape_formulas: true, cast: { boolean: (b) => String(b) } })
+  const rows = JSON.parse(reportJson(result)) as Array<Record<string, unknown>>
+  const text = stringify(rows, { header: true, columns: [...result.columns], record_delimiter: 'windows', escape_formulas: true, cast: { boolean: (b) => String(b) } })
   return Buffer.from(text)
 }

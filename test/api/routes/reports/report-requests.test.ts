@@ -6,6 +6,7 @@
  * real DNS queries.
  */
 import assert from 'node:assert/strict'
+import { gunzipSync } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import type { Store } from '../../../../src/store/store.ts'
 import { taskHandlers } from '../../../../src/tasks/jobs/index.ts'
@@ -125,6 +126,25 @@ for (const engine of await engineCases()) {
       const parsed = csvRecords(res.body)
       assert.deepEqual(parsed.map(r => [r.zoneName, r.rspTotal, r.recordA]), [['aa.example.', '3', '0'], ['example.org.', '16', '7'], ['zz.example.', '2', '0']])
       assert.equal(res.body.split('\r\n')[0]!.split(',').slice(0, 6).join(','), 'zoneName,accountName,startDate,endDate,rspTotal,tcpTotal')
+    })
+
+    it('JSON as stored, gzip-compressed, to a client that accepts gzip; as text to one that does not', async () => {
+      const id = await request(alice, ZQV, { zoneQueryVolume: { startDate: '2026-09-01', endDate: '2026-11-25' } })
+      const plain = await result(alice, id)
+      assert.equal(plain.headers['content-encoding'], undefined)
+      assert.equal(plain.headers.vary, 'accept-encoding')
+      assert.equal((plain.json() as Row[]).length, 6)
+      for (const accept of ['gzip', 'br, gzip, deflate', 'x-gzip', '*', 'GZIP;q=0.5']) {
+        const zipped = await result(alice, id, { 'accept-encoding': accept })
+        assert.equal(zipped.headers['content-encoding'], 'gzip', accept)
+        assert.equal(zipped.headers.results, '6')
+        assert.deepEqual(JSON.parse(gunzipSync(zipped.rawPayload).toString('utf8')), plain.json(), accept)
+      }
+      for (const accept of ['gzip;q=0', 'identity', 'deflate, *;q=0', 'br, gzip;q=0, *']) {
+        const unzipped = await result(alice, id, { 'accept-encoding': accept })
+        assert.equal(unzipped.headers['content-encoding'], undefined, accept)
+        assert.deepEqual(unzipped.json(), plain.json())
+      }
     })
 
     it('404 for an unknown id and for another account\'s request', async () => {
