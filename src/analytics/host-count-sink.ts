@@ -37,31 +37,52 @@ export interface HostCountSinkOptions extends FlushedCountsOptions {
   maxHosts: number
 }
 
-/** The hosts of one (day, zone, node): question name key → counting array. */
+/** The hosts of one (day, zone, node): question name key → the host's row in the slab. */
 interface ZoneHosts {
   day: number
   zone: string
   node: string
-  hosts: Map<string, Float64Array>
-  /** The overflow host's counts (also in `hosts` under the overflow key once used). */
-  overflow: Float64Array | undefined
+  hosts: Map<string, number>
+  /** The overflow host's row (also in `hosts` under the overflow key once used); -1 before. */
+  overflow: number
   /** Distinct hosts of the zone in memory, all days and nodes (shared by the zone's entries). */
   inZone: { n: number }
 }
 
+/**
+ * Every host's counters live in one array, a row of {@link WIDTH} each (a host's row at
+ * `row × WIDTH`): one object however many hosts, so the garbage collector sees one array, and a
+ * hand-over to the main thread copies one buffer instead of a typed array per host.
+ */
 interface Counted {
   /** Node → day → zone key → hosts. */
   entries: Map<string, Map<number, Map<string, ZoneHosts>>>
   /** Distinct hosts in memory by zone key (all days and nodes), the overflow host not included. */
   perZone: Map<string, { n: number }>
   hosts: number
+  slab: Float64Array
+  /** Rows of the slab in use. */
+  rows: number
 }
+
+/** Rows a new slab has room for; it doubles when full. */
+const FIRST_ROWS = 64
 
 /** What a {@link HostCountSink} hands over (structured-cloneable), and its overflowed queries since the last hand-over. */
 export interface HostCounted { counted: Counted, overflowed: number }
 
 function emptyCounted (): Counted {
-  return { entries: new Map(), perZone: new Map(), hosts: 0 }
+  return { entries: new Map(), perZone: new Map(), hosts: 0, slab: new Float64Array(FIRST_ROWS * WIDTH), rows: 0 }
+}
+
+/** A new zeroed row of the slab (grown when full): its offset. */
+function newRow (c: Counted): number {
+  if ((c.rows + 1) * WIDTH > c.slab.length) {
+    const grown = new Float64Array(c.slab.length * 2)
+    grown.set(c.slab)
+    c.slab = grown
+  }
+  return c.rows++ * WIDTH
 }
 
 /**
@@ -100,12 +121,12 @@ export class HostCountSink extends FlushedCounts<Counted> {
       const day = dayOf(batch.time[i]!)
       if (entry === undefined || entry.day !== day || entry.zone !== zone) entry = this.entry(day, zone, node)
       // A host past the limits is looked up again for each of its queries (it is not kept).
-      let counts = entry.hosts.get(batch.qname[i]!)
-      if (counts === undefined) {
-        counts = this.newHost(entry, batch.qname[i]!)
-        if (counts === entry.overflow) this.overflowedQueries++
+      let at = entry.hosts.get(batch.qname[i]!)
+      if (at === undefined) {
+        at = this.newHost(entry, batch.qname[i]!)
+        if (at === entry.overflow) this.overflowedQueries++
       }
-      countQuery(counts, batch, i)
+      countQuery(this.counted.slab, batch, i, at)
     }
   }
 
@@ -119,23 +140,23 @@ export class HostCountSink extends FlushedCounts<Counted> {
     if (e === undefined) {
       let inZone = this.counted.perZone.get(zone)
       if (inZone === undefined) this.counted.perZone.set(zone, inZone = { n: 0 })
-      zones.set(zone, e = { day, zone, node, hosts: new Map(), overflow: undefined, inZone })
+      zones.set(zone, e = { day, zone, node, hosts: new Map(), overflow: -1, inZone })
     }
     return e
   }
 
-  /** The counting array of a host not yet in `entry`: its own while the limits allow, else the overflow one. */
-  private newHost (entry: ZoneHosts, host: string): Float64Array {
+  /** The row of a host not yet in `entry`: its own while the limits allow, else the overflow host's. */
+  private newHost (entry: ZoneHosts, host: string): number {
     const c = this.counted
     if (host === OVERFLOW_KEY || entry.inZone.n >= this.limits.perZone || c.hosts >= this.limits.all) {
-      if (entry.overflow === undefined) entry.hosts.set(OVERFLOW_KEY, entry.overflow = new Float64Array(WIDTH))
+      if (entry.overflow === -1) entry.hosts.set(OVERFLOW_KEY, entry.overflow = newRow(c))
       return entry.overflow
     }
     entry.inZone.n++
     c.hosts++
-    const counts = new Float64Array(WIDTH)
-    entry.hosts.set(host, counts)
-    return counts
+    const at = newRow(c)
+    entry.hosts.set(host, at)
+    return at
   }
 
   /**
@@ -179,13 +200,14 @@ export class HostCountSink extends FlushedCounts<Counted> {
   protected restore (taken: Counted): void {
     for (const e of entriesOf(taken)) {
       const now = this.entry(e.day, e.zone, e.node)
-      for (const [host, counts] of e.hosts) {
+      for (const [host, from] of e.hosts) {
         let into = now.hosts.get(host)
         if (into === undefined) {
           into = this.newHost(now, host)
-          if (host !== OVERFLOW_KEY && into === now.overflow) this.overflowedQueries += counts[0]!
+          // The total is the row's first counter.
+          if (host !== OVERFLOW_KEY && into === now.overflow) this.overflowedQueries += taken.slab[from]!
         }
-        addCounts(into, counts)
+        addCounts(this.counted.slab, taken.slab, into, from)
       }
     }
   }
@@ -200,8 +222,8 @@ function rowsOf (counted: Counted): HostCountRow[] {
   for (const e of entriesOf(counted)) {
     const day = dayText(e.day)
     const zone = nameOfKey(e.zone)
-    for (const [key, counts] of e.hosts) {
-      rows.push({ day, zone, host: key === OVERFLOW_KEY ? OVERFLOW_HOST : nameOfKey(key), node: e.node, counts: { ...volumeCounts(counts), ...rcodeCounts(counts) } })
+    for (const [key, at] of e.hosts) {
+      rows.push({ day, zone, host: key === OVERFLOW_KEY ? OVERFLOW_HOST : nameOfKey(key), node: e.node, counts: { ...volumeCounts(counted.slab, at), ...rcodeCounts(counted.slab, at) } })
     }
   }
   return rows

@@ -53,36 +53,39 @@ export function dayText (day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10)
 }
 
-/** Add the i-th query of the batch to a counting array of {@link WIDTH} counters. */
-export function countQuery (c: Float64Array, batch: QueryBatch, i: number): void {
+/**
+ * Add the i-th query of the batch to the {@link WIDTH} counters at `at` of `c` (a row's own
+ * counting array, or its row of a larger one).
+ */
+export function countQuery (c: Float64Array, batch: QueryBatch, i: number, at = 0): void {
   const flags = batch.flags[i]!
   const tcp = (flags & QueryFlag.TCP) !== 0 ? 1 : 0
   const v6 = (flags & QueryFlag.IPV6) !== 0 ? 1 : 0
-  c[TOTAL]!++
-  c[tcp === 1 ? TCP : UDP]!++
-  c[v6 === 1 ? IPV6 : IPV4]!++
-  c[FAMILY_TRANSPORT + v6 * 2 + (1 - tcp)]!++
+  c[at + TOTAL]!++
+  c[at + (tcp === 1 ? TCP : UDP)]!++
+  c[at + (v6 === 1 ? IPV6 : IPV4)]!++
+  c[at + FAMILY_TRANSPORT + v6 * 2 + (1 - tcp)]!++
   const type = TYPE_COLUMN[batch.qtype[i]!]!
-  if (type !== 0) c[type]!++
+  if (type !== 0) c[at + type]!++
   const rcode = batch.rcode[i]!
-  c[rcode <= 5 ? FIRST_RCODE + rcode : OTHER_RCODE]!++
+  c[at + (rcode <= 5 ? FIRST_RCODE + rcode : OTHER_RCODE)]!++
 }
 
-/** Add one counting array to another. */
-export function addCounts (to: Float64Array, from: Float64Array): void {
-  for (let i = 0; i < WIDTH; i++) to[i]! += from[i]!
+/** Add the {@link WIDTH} counters at `fromAt` of `from` to those at `toAt` of `to`. */
+export function addCounts (to: Float64Array, from: Float64Array, toAt = 0, fromAt = 0): void {
+  for (let i = 0; i < WIDTH; i++) to[toAt + i]! += from[fromAt + i]!
 }
 
-/** The query volume counters of a counting array by column name, zeros left out. */
-export function volumeCounts (c: Float64Array): Record<string, number> {
+/** The query volume counters at `at` of a counting array by column name, zeros left out. */
+export function volumeCounts (c: Float64Array, at = 0): Record<string, number> {
   const out: Record<string, number> = {}
-  VOLUME_COLUMNS.forEach((col, i) => { if (c[i] !== 0) out[col] = c[i]! })
+  VOLUME_COLUMNS.forEach((col, i) => { if (c[at + i] !== 0) out[col] = c[at + i]! })
   return out
 }
 
-/** The response code counters of a counting array by column name, zeros left out. */
-export function rcodeCounts (c: Float64Array): Record<string, number> {
+/** The response code counters at `at` of a counting array by column name, zeros left out. */
+export function rcodeCounts (c: Float64Array, at = 0): Record<string, number> {
   const out: Record<string, number> = {}
-  RCODE_COLUMNS.forEach((col, i) => { if (c[FIRST_RCODE + i] !== 0) out[col] = c[FIRST_RCODE + i]! })
+  RCODE_COLUMNS.forEach((col, i) => { if (c[at + FIRST_RCODE + i] !== 0) out[col] = c[at + FIRST_RCODE + i]! })
   return out
 }

@@ -120,6 +120,28 @@ describe('HostCountSink', () => {
     assert.deepEqual(sink.pending(), [])
   })
 
+  it('keeps many hosts apart as their counters grow past the first rows, through a failed write and a hand-over', async () => {
+    const writer = new Recorder()
+    const sink = new HostCountSink(writer, { flushMs: 3_600_000, maxHostsPerZone: 1000, maxHosts: 1000 })
+    // 300 hosts (their counter rows outgrow the first block twice), host i asked i + 1 times, some over TCP.
+    const queries: Q[] = []
+    for (let i = 0; i < 300; i++) for (let k = 0; k <= i; k++) queries.push({ qname: `h${i}.example.org.`, tcp: k % 2 === 1 })
+    sink.write(batchOf(queries.slice(0, 20_000)))
+    writer.fail = 1
+    await assert.rejects(sink.flush(), /database down/)
+    sink.write(batchOf(queries.slice(20_000)))
+    // Handed to another sink (as a DNS worker's are), then written there.
+    const other = new HostCountSink(writer, { flushMs: 3_600_000, maxHostsPerZone: 1000, maxHosts: 1000 })
+    other.absorb(sink.handOver()!)
+    await other.flush()
+    const rows = byKey(writer.flushes[0]!)
+    assert.equal(Object.keys(rows).length, 300)
+    for (let i = 0; i < 300; i++) {
+      const r = rows[`2026-11-24 example.org. h${i}.example.org. n1`]!
+      assert.deepEqual([r.rsp_total, r.tcp ?? 0, r.udp], [i + 1, Math.floor((i + 1) / 2), Math.ceil((i + 1) / 2)], `h${i}`)
+    }
+  })
+
   it('gives back a failed write within the limits: hosts counted meanwhile keep their rows, the rest go to the overflow host', async () => {
     let fail: ((err: Error) => void) | undefined
     const writing = (): boolean => fail !== undefined
