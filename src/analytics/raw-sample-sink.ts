@@ -78,12 +78,18 @@ export interface RawSampleStats {
 /**
  * What a {@link RawSampleSink} hands over: each second's reservoir as [second since the epoch,
  * responses without error seen, the sample of them], the error responses kept, and the samples
- * it dropped since the last hand-over. Samples carry no packet id yet (0).
+ * it dropped since the last hand-over. Samples carry no packet id yet (0), and their zone and
+ * question name as wire keys (`finished` gives both as the sample is written).
  */
 export interface RawPart {
   seconds: Array<[number, number, RawSample[]]>
   errors: RawSample[]
   dropped: number
+}
+
+/** Oldest first ('YYYY-MM-DDTHH:mm:ss.sssZ' sorts as it reads). */
+function byTime (a: RawSample, b: RawSample): number {
+  return a.time < b.time ? -1 : a.time > b.time ? 1 : 0
 }
 
 /** `n` of `items` drawn uniformly without replacement (the first `n` after a partial shuffle, in place). */
@@ -196,7 +202,7 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
     for (let i = 0; i < batch.length; i++) {
       const rcode = batch.rcode[i]!
       if (rcode !== 0 && rcode !== 3) {
-        this.pending.push(this.numbered(this.sample(batch, i)))
+        this.pending.push(this.sample(batch, i))
         continue
       }
       const s = Math.floor(batch.time[i]! / 1000)
@@ -231,12 +237,14 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
     const qname = b.qname[i]!
     return {
       day: iso.slice(0, 10),
-      // Given when the sample is kept for good (`numbered`): a reservoir's samples may yet be replaced.
+      // Given when the sample is written (`finished`): a reservoir's samples may yet be replaced.
       packetId: 0,
       time: iso,
       node: b.node,
-      zone: this.nameOf(zone),
-      qname: this.nameOf(qname),
+      // Wire keys until the sample is kept for good (`finished`): most samples of a busy second
+      // are replaced before then, and a name's text costs more than the rest of the sample.
+      zone,
+      qname,
       qtype: b.qtype[i]!,
       opcode: b.opcode[i]!,
       rcode: b.rcode[i]!,
@@ -259,31 +267,39 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
   }
 
   /**
-   * The sample with its packet id, given as it joins the samples to write (in time order within
-   * a second, so a node's ids follow the times), on the thread that writes them.
+   * The sample as it is written: its zone and question name in presentation form, and its packet
+   * id, given on the thread that writes it as it is taken to be written (in time order, so a
+   * node's ids follow the times). A sample given back by a failed write is finished already.
    */
-  private numbered (sample: RawSample): RawSample {
+  private finished (sample: RawSample): RawSample {
+    if (sample.packetId !== 0) return sample
     let ids = this.ids.get(sample.node)
     if (ids === undefined) this.ids.set(sample.node, ids = packetIds(sample.node))
+    sample.zone = this.nameOf(sample.zone)
+    sample.qname = this.nameOf(sample.qname)
     sample.packetId = ids(Date.parse(sample.time))
     return sample
   }
 
   /**
-   * Every second's reservoir and the error responses kept since the last hand-over, taken out,
-   * without packet ids (a DNS worker thread hands them to the main thread's sink, which
-   * {@link absorb}s them and numbers what it keeps).
+   * The reservoirs of the seconds before `before` (every one when undefined) and the error
+   * responses kept since the last hand-over, taken out, unfinished (a DNS worker thread hands
+   * them to the main thread's sink, which {@link absorb}s them and finishes what it writes). The
+   * second being answered stays until it is over: it then goes over once, at most the budget.
    */
-  handOver (): RawPart | undefined {
-    if (this.open.size === 0 && this.pending.length === 0) return undefined
+  handOver (before?: number): RawPart | undefined {
+    const seconds = [...this.open].filter(([second]) => before === undefined || second < before)
+    if (seconds.length === 0 && this.pending.length === 0) return undefined
     const part: RawPart = {
-      seconds: [...this.open].map(([second, r]) => [second, r.seen, r.kept]),
+      seconds: seconds.map(([second, r]) => [second, r.seen, r.kept]),
       errors: this.pending,
       dropped: this.stats.dropped - this.handedDropped
     }
-    this.open.clear()
+    for (const [second, r] of seconds) {
+      this.open.delete(second)
+      this.held -= r.kept.length
+    }
     this.pending = []
-    this.held = 0
     this.handedDropped = this.stats.dropped
     return part
   }
@@ -297,7 +313,7 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
   absorb (part: RawPart): void {
     this.stats.dropped += part.dropped
     this.stats.seen += part.errors.length
-    for (const sample of part.errors) this.pending.push(this.numbered(sample))
+    for (const sample of part.errors) this.pending.push(sample)
     for (const [second, seen, kept] of part.seconds) {
       this.stats.seen += seen
       const r = this.open.get(second)
@@ -343,8 +359,7 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
       const r = this.open.get(s)!
       this.open.delete(s)
       this.held -= r.kept.length
-      r.kept.sort((a, b) => a.time < b.time ? -1 : a.time > b.time ? 1 : 0)
-      for (const sample of r.kept) this.pending.push(this.numbered(sample))
+      for (const sample of r.kept) this.pending.push(sample)
     }
     this.bound()
   }
@@ -382,7 +397,8 @@ export class RawSampleSink extends FlushedCounts<RawSample[]> {
     if (this.pending.length === 0) return undefined
     const taken = this.pending
     this.pending = []
-    return taken
+    taken.sort(byTime)
+    return taken.map(sample => this.finished(sample))
   }
 
   protected async send (taken: RawSample[]): Promise<void> {

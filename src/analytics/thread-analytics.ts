@@ -75,9 +75,10 @@ export class ThreadAnalytics {
 
   /**
    * What the sinks counted since the last hand-over, taken out; the host counts only when
-   * `hosts` (they are the largest part: a row per name asked).
+   * `hosts` (they are the largest part: a row per name asked); the raw samples of the seconds
+   * that are over (of every second when `all`: a flush or the close).
    */
-  handOver (hosts: boolean): AnalyticsPart {
+  handOver (hosts: boolean, all = hosts): AnalyticsPart {
     const stats = this.collector.counts()
     const part: AnalyticsPart = { lost: { dropped: stats.dropped - this.handedLost.dropped, failed: stats.failed - this.handedLost.failed } }
     this.handedLost = { dropped: stats.dropped, failed: stats.failed }
@@ -87,7 +88,7 @@ export class ThreadAnalytics {
     if (volume !== undefined) part.volume = volume
     const clients = this.clients.handOver()
     if (clients !== undefined) part.clients = clients
-    const raw = this.raw?.handOver()
+    const raw = this.raw?.handOver(all ? undefined : Math.floor(Date.now() / 1000))
     if (raw !== undefined) part.raw = raw
     if (hosts) {
       const counted = this.hosts.handOver()

@@ -32,10 +32,10 @@ const HOSTS_EVERY = 5
 const analytics = config.analytics === undefined ? undefined : new ThreadAnalytics(config.analytics)
 const capture = analytics?.collector
 let handOvers = 0
-const handOver = (hosts: boolean): void => {
-  if (analytics !== undefined) post({ type: 'analytics', part: analytics.handOver(hosts) })
+const handOver = (hosts: boolean, all: boolean): void => {
+  if (analytics !== undefined) post({ type: 'analytics', part: analytics.handOver(hosts, all) })
 }
-const handOverTimer = analytics === undefined ? undefined : setInterval(() => handOver(++handOvers % HOSTS_EVERY === 0), HAND_OVER_MS)
+const handOverTimer = analytics === undefined ? undefined : setInterval(() => handOver(++handOvers % HOSTS_EVERY === 0, false), HAND_OVER_MS)
 handOverTimer?.unref()
 const onError = (err: unknown): void => post({ type: 'log', level: 'warn', msg: 'DNS request failed', err: err instanceof Error ? (err.stack ?? err.message) : String(err) })
 
@@ -80,7 +80,7 @@ function follow (message: ToWorker): void {
     case 'flush': {
       const id = message.id
       Promise.resolve(capture?.flush()).then(() => {
-        handOver(true)
+        handOver(true, true)
         post({ type: 'flushed', id })
       }, onError)
       return
@@ -99,7 +99,7 @@ async function close (): Promise<void> {
   await listeners?.close()
   clearInterval(handOverTimer)
   await capture?.close()
-  handOver(true)
+  handOver(true, true)
   post({ type: 'closed' })
   port!.close()
 }

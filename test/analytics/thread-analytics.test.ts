@@ -183,6 +183,17 @@ describe('RawSampleSink.absorb', () => {
     }
   })
 
+  it('hands over the seconds before the one given (each once, when it is over), every second when none is', () => {
+    const other = new RawSampleSink({ add: async () => 0 }, { flushMs: 60_000, perSecond: 10 })
+    other.write(batchOf(3, 100, 0))
+    other.write(batchOf(2, 101, 10))
+    assert.deepEqual(other.handOver(101)!.seconds.map(([second, seen, kept]) => [second, seen, kept.length]), [[100, 3, 3]])
+    assert.deepEqual(other.handOver(101), undefined)
+    other.write(batchOf(1, 101, 20))
+    assert.deepEqual(other.handOver()!.seconds.map(([second, seen, kept]) => [second, seen, kept.length]), [[101, 3, 3]])
+    assert.equal(other.handOver(), undefined)
+  })
+
   it('adds a second it has not seen as it comes, and keeps both threads\' responses when they fit the budget', async () => {
     const kept: RawSample[] = []
     const main = new RawSampleSink({ add: async (rows) => { kept.push(...rows); return rows.length } }, { flushMs: 60_000, perSecond: 10 })
