@@ -17,6 +17,7 @@ import { RawSampleSink, type RawPart, type RawSample } from '../../src/analytics
 import { absorbPart, ThreadAnalytics, type AnalyticsPart } from '../../src/analytics/thread-analytics.ts'
 import type { Client } from '../../src/dns/server/handle-query.ts'
 import { parseName, wireKey } from '../../src/zone/name.ts'
+import { prng } from '../helpers/generated.ts'
 
 const ZONE = wireKey(parseName('example.org.'))
 const key = (name: string): string => wireKey(parseName(name))
@@ -131,18 +132,6 @@ describe('ThreadAnalytics and absorbPart', () => {
   })
 })
 
-/** A deterministic uniform random source (mulberry32). */
-function seeded (seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /** A batch of `n` NOERROR responses in second `second`, told apart by DNS id from `firstId`. */
 function batchOf (n: number, second: number, firstId: number): QueryBatch {
   const b = new QueryBatch(n, 'n1')
@@ -159,7 +148,7 @@ function batchOf (n: number, second: number, firstId: number): QueryBatch {
 
 describe('RawSampleSink.absorb', () => {
   it('merges two threads\' reservoirs of a second into one uniform sample of the budget', async () => {
-    const random = seeded(20261126)
+    const random = prng(20261126)
     const budget = 10
     const second = 1_795_600_000
     const trials = 3000
