@@ -134,7 +134,7 @@ async function overTcp (server: QueryServer, message: Uint8Array, id: number, na
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
   return await new Promise<Message>((resolve, reject) => {
     const socket = connect({ host: server.host, port: server.port })
-    let buffered = Buffer.alloc(0)
+    let buffered: Buffer = Buffer.alloc(0)
     let settled = false
     const done = (err: unknown, m?: Message): void => {
       if (settled) return
