@@ -91,6 +91,7 @@ export class SqlHealthCheckStore implements HealthCheckStore {
       .where('z.status', '=', 'ACTIVE')
       .where(eb => eb.or([eb('h.version', 'is', null), eb('h.version', '<', before)]))
       .orderBy('h.version', (ob) => ob.asc().nullsFirst())
+      .orderBy('z.name')
       .limit(limit)
       .execute()
     return rows.map(r => ({ id: r.id, name: r.name }))
