@@ -40,6 +40,7 @@ import type { Registry } from 'prom-client'
 import { systemClock, type Clock } from './util/time.ts'
 import { healthCheckRoutes } from './api/routes/zones/healthchecks.ts'
 import { HealthChecker } from './health/service.ts'
+import { healthStatusRoutes } from './api/routes/reports/health-status.ts'
 
 export interface AppDeps {
   store: Store
@@ -157,5 +158,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   const checker = deps.health ?? new HealthChecker(deps.store, { resolvers: [], nsPort: 53, concurrency: 2, perServerQps: 10, intervalMs: 0, changeDelayMs: 0 })
   if (deps.health === undefined) app.addHook('onClose', async () => await checker.stop())
   await app.register(healthCheckRoutes, { store: deps.store, checker })
+  await app.register(healthStatusRoutes, { store: deps.store })
   return app
 }

@@ -115,6 +115,15 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     assert.equal(result(report, 'DOMAIN', 'Zone is delegated from its parent').status, 'OK')
   })
 
+  it('scores the healthy zone 10 in the health status detail report, and the others lower', async () => {
+    const records = (await (await api('GET', '/v1/dns_configuration/health_status/detail?sort=zoneName')).json() as Json).healthStatusRecordsList
+    const scores = Object.fromEntries(records.map((r: Json) => [r.zoneName, r.healthScore]))
+    assert.equal(scores['healthy.test.'], 10)
+    for (const zone of ['onens.test.', 'badsoa.test.', 'mxcname.test.', 'lame.test.', 'parentdiff.test.']) assert.ok(scores[zone] < 10, `${zone}: ${scores[zone]}`)
+    const healthy = records.find((r: Json) => r.zoneName === 'healthy.test.')
+    assert.deepEqual([healthy.errorCount, healthy.warningCount, healthy.bestPracticeViolationCount, healthy.naCount], [0, 0, 0, 0])
+  })
+
   it('reports one name server as an ERROR', () => {
     const r = result(reports.get('onens.test.'), 'NS', 'Zone has at least two name servers')
     assert.equal(r.status, 'ERROR')
