@@ -109,7 +109,8 @@ export class HealthChecker {
         ...(this.settings.queryTimeoutMs === undefined ? {} : { timeoutMs: this.settings.queryTimeoutMs })
       })
       const checks = runChecks(observation)
-      end = { state: 'COMPLETED', checks: JSON.stringify(checks), counts: countsOf(checks), message: null, finishedAt: new Date().toISOString() }
+      const parent = observation.network?.parent
+      end = { state: 'COMPLETED', checks: JSON.stringify(checks), counts: countsOf(checks), message: null, finishedAt: new Date().toISOString(), delegation: parent?.ok === true ? parent.ns : null }
     } catch (err) {
       const message = this.abort.signal.aborted ? 'The check was stopped: the service shut down.' : 'The check could not be completed.'
       if (!this.abort.signal.aborted) this.settings.logger?.warn({ err, zoneId, version }, 'health check failed')

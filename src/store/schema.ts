@@ -276,6 +276,7 @@ export interface HealthCheckTable {
   checks: string | null
   counts: string | null
   message: string | null
+  delegation: string | null
   finished_at: string | null
 }
 

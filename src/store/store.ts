@@ -838,10 +838,12 @@ export interface HealthCheckStore {
    */
   start (zoneId: string, version: string, keep: number): Promise<boolean>
   /** Record the end of a check; false when its row is gone (the zone deleted, or a newer check pushed it out). */
-  finish (zoneId: string, version: string, end: { state: 'COMPLETED' | 'FAILED', checks: string | null, counts: Record<string, StatusCounts> | null, message: string | null, finishedAt: string }): Promise<boolean>
+  finish (zoneId: string, version: string, end: { state: 'COMPLETED' | 'FAILED', checks: string | null, counts: Record<string, StatusCounts> | null, message: string | null, finishedAt: string, delegation?: string[] | null }): Promise<boolean>
   find (zoneId: string, version: string): Promise<HealthReport | undefined>
   /** The newest version of the zone's report. */
   latest (zoneId: string): Promise<HealthReport | undefined>
+  /** The NS names of the zone's delegation found by its newest completed check that found one. */
+  delegation (zoneId: string): Promise<string[] | undefined>
   /** The zone's versions, newest first. */
   versions (zoneId: string): Promise<string[]>
   /** The newest COMPLETED report's counts of every zone of the scope that has one. */

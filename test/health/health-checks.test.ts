@@ -161,6 +161,13 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     }])
   })
 
+  it('fills registrarInfo.nameServers from the delegation the check found at the parent', async () => {
+    const ns = async (zone: string): Promise<Json> => ((await (await api('GET', `/v3/zones/${zone}`)).json()) as Json).registrarInfo.nameServers
+    assert.deepEqual(await ns('healthy.test.'), { ok: ['ns1.zonal.test.', 'ns2.zonal.test.'], missing: [], incorrect: [] })
+    assert.deepEqual(await ns('parentdiff.test.'), { ok: ['ns1.zonal.test.'], missing: ['ns2.zonal.test.'], incorrect: [] })
+    assert.deepEqual(await ns('lame.test.'), { ok: ['ns1.zonal.test.'], missing: ['ns2.zonal.test.'], incorrect: ['ns.ext.test.'] })
+  })
+
   it('accepts a null MX (RFC 7505) and leaves the MX targets NOT_APPLICABLE', () => {
     const report = reports.get('nullmx.test.')
     assert.deepEqual(result(report, 'MX', 'Zone has MX records').messages, [{ status: 'OK', message: 'The zone \'nullmx.test.\' has a null MX: it accepts no mail (RFC 7505).' }])

@@ -40,6 +40,9 @@ for (const engine of await engineCases()) {
       assert.equal(await store.healthChecks.finish(a, '2026-01-03T00:00:00.000Z', end), true)
       assert.equal(await store.healthChecks.finish(a, '2026-01-01T00:00:00.000Z', end), false)
       assert.deepEqual(await store.healthChecks.find(a, '2026-01-03T00:00:00.000Z'), { zoneId: a, version: '2026-01-03T00:00:00.000Z', ...end })
+      assert.equal(await store.healthChecks.delegation(a), undefined)
+      await store.healthChecks.finish(a, '2026-01-02T00:00:00.000Z', { ...end, delegation: ['ns1.example.net.', 'ns2.example.net.'] })
+      assert.deepEqual(await store.healthChecks.delegation(a), ['ns1.example.net.', 'ns2.example.net.'])
     })
 
     it('summarises the newest completed report of each zone of the scope', async () => {

@@ -33,7 +33,7 @@ export class SqlHealthCheckStore implements HealthCheckStore {
       if (existing.some(r => r.version === version)) return false
       const drop = existing.slice(Math.max(0, keep - 1)).map(r => r.version)
       if (drop.length > 0) await db.deleteFrom('health_checks').where('zone_id', '=', zoneId).where('version', 'in', drop).execute()
-      await db.insertInto('health_checks').values({ zone_id: zoneId, version, state: 'IN_PROGRESS', checks: null, counts: null, message: null, finished_at: null }).execute()
+      await db.insertInto('health_checks').values({ zone_id: zoneId, version, state: 'IN_PROGRESS', checks: null, counts: null, message: null, delegation: null, finished_at: null }).execute()
       return true
     }
     return this.inTransaction ? await write(this.db) : await this.engine.transaction(write)
@@ -41,7 +41,7 @@ export class SqlHealthCheckStore implements HealthCheckStore {
 
   async finish (zoneId: string, version: string, end: Parameters<HealthCheckStore['finish']>[2]): Promise<boolean> {
     const r = await this.db.updateTable('health_checks')
-      .set({ state: end.state, checks: end.checks, counts: end.counts === null ? null : JSON.stringify(end.counts), message: end.message, finished_at: end.finishedAt })
+      .set({ state: end.state, checks: end.checks, counts: end.counts === null ? null : JSON.stringify(end.counts), message: end.message, finished_at: end.finishedAt, delegation: end.delegation == null ? null : JSON.stringify(end.delegation) })
       .where('zone_id', '=', zoneId).where('version', '=', version)
       .executeTakeFirst()
     return Number(r.numUpdatedRows) > 0
@@ -55,6 +55,13 @@ export class SqlHealthCheckStore implements HealthCheckStore {
   async latest (zoneId: string): Promise<HealthReport | undefined> {
     const row = await this.db.selectFrom('health_checks').selectAll().where('zone_id', '=', zoneId).orderBy('version', 'desc').limit(1).executeTakeFirst()
     return row === undefined ? undefined : reportOf(row)
+  }
+
+  async delegation (zoneId: string): Promise<string[] | undefined> {
+    const row = await this.db.selectFrom('health_checks').select('delegation')
+      .where('zone_id', '=', zoneId).where('state', '=', 'COMPLETED').where('delegation', 'is not', null)
+      .orderBy('version', 'desc').limit(1).executeTakeFirst()
+    return row?.delegation == null ? undefined : JSON.parse(row.delegation)
   }
 
   async versions (zoneId: string): Promise<string[]> {

@@ -79,7 +79,7 @@ for (const engine of await engineCases()) {
       const first = await detail('?limit=3')
       assert.equal(first.body.healthStatusRecordsList.length, 3)
       const next = /<([^>]+)>; rel="next"/.exec(first.link ?? '')?.[1]
-      assert.ok(next !== undefined && next.startsWith('/v1/dns_configuration/health_status/detail?cursorOperation=NEXT&cursor='), first.link)
+      assert.ok(next !== undefined && next.startsWith('/v1/dns_configuration/health_status/detail?cursorOperation=NEXT&cursor='), first.link ?? 'no Link')
       assert.match(next, /&limit=3$/)
       const second = await user.get(next)
       assert.deepEqual(second.json().healthStatusRecordsList.map((r: Json) => r.zoneName), ['alpha.example.org.'])
