@@ -67,6 +67,19 @@ export function countsFor (summary: Pick<HealthSummary, 'counts'>, category: Hea
   return Object.values(summary.counts).reduce(addCounts, ZERO_COUNTS)
 }
 
+/**
+ * `GET /dns_configuration/health_status/summary`: the counts of the detail report's records added
+ * up (the zones matching `q`, the results of `category`).
+ * @throws ZonalError INVALID_INPUT (category)
+ */
+export async function healthStatusSummary (store: Store, principal: Principal, input: Pick<DetailQueryInput, 'q' | 'category'>): Promise<StatusCounts> {
+  const category = categoryFrom(input.category)
+  return (await store.healthChecks.summaries(principal.scope('read')))
+    .filter(s => matchesQ(s, input.q))
+    .map(s => countsFor(s, category))
+    .reduce(addCounts, ZERO_COUNTS)
+}
+
 /** Whether `q` matches the zone or its account (any case, a substring of either: the real API's OR). */
 export function matchesQ (s: Pick<HealthSummary, 'zoneName' | 'accountName'>, q: string | undefined): boolean {
   if (q === undefined || q === '') return true

@@ -849,6 +849,12 @@ export interface HealthCheckStore {
   /** The newest COMPLETED report's counts of every zone of the scope that has one. */
   summaries (scope: Scope): Promise<HealthSummary[]>
   /**
+   * Every zone of the scope's accounts, by account name then zone name: its type, DNSSEC status,
+   * and the counts of its newest completed check (null when never checked): what the account
+   * health report reads.
+   */
+  accountZones (scope: Scope): Promise<Array<{ accountName: string, zoneName: string, type: string, dnssecStatus: string, counts: Record<string, StatusCounts> | null }>>
+  /**
    * Zones (primary and alias, active) whose newest check started before `before`, or that were
    * never checked, those never checked first, then the oldest; at most `limit`.
    */

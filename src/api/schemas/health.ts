@@ -40,6 +40,39 @@ export const HealthStatusRecord = Type.Object({
   healthScore: Type.Number()
 })
 
+const AccountStatus = Type.Union([Type.Literal('OK'), Type.Literal('WARNING')])
+
+/** AccountHealthReport (the real API's "Account Health Report"). */
+export const AccountHealthReport = Type.Object({
+  status: AccountStatus,
+  accountHealths: Type.Array(Type.Object({
+    accountName: Type.String(),
+    status: AccountStatus,
+    results: Type.Array(Type.Object({
+      name: Type.String(),
+      status: AccountStatus,
+      description: Type.String(),
+      hint: Type.Optional(Type.String()),
+      messages: Type.Array(Type.Object({ status: AccountStatus, message: Type.String() }))
+    }))
+  }))
+})
+
+/** HealthStatusSummaryReport: the counts of the detail report's records added up. */
+export const HealthStatusSummaryReport = Type.Object({
+  okCount: Type.Integer(),
+  errorCount: Type.Integer(),
+  warningCount: Type.Integer(),
+  bestPracticeViolationCount: Type.Integer(),
+  infoCount: Type.Integer(),
+  naCount: Type.Integer()
+})
+
+export const HealthStatusSummaryQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 255 })),
+  category: Type.Optional(Type.String({ maxLength: 16 }))
+})
+
 export const HealthStatusDetailReport = Type.Object({ healthStatusRecordsList: Type.Array(HealthStatusRecord) })
 
 export const HealthStatusDetailQuery = Type.Object({

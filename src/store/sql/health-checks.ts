@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Engine } from '../engine.ts'
 import type { Database, HealthCheckTable } from '../schema.ts'
+import type { StatusCounts } from '../../health/score.ts'
 import type { HealthCheckStore, HealthReport, HealthSummary, Scope } from '../store.ts'
 
 function reportOf (row: Selectable<HealthCheckTable>): HealthReport {
@@ -87,6 +88,18 @@ export class SqlHealthCheckStore implements HealthCheckStore {
       out.push({ zoneName: r.zone_name, accountName: r.account_name, counts: JSON.parse(r.counts) })
     }
     return out
+  }
+
+  async accountZones (scope: Scope): Promise<Array<{ accountName: string, zoneName: string, type: string, dnssecStatus: string, counts: Record<string, StatusCounts> | null }>> {
+    if (scope.accountIds.length === 0) return []
+    const completed = new Map((await this.summaries(scope)).map(s => [s.zoneName, s.counts]))
+    const rows = await this.db.selectFrom('zones as z')
+      .innerJoin('accounts as a', 'a.id', 'z.account_id')
+      .select(['a.name as account_name', 'z.name as zone_name', 'z.zone_type', 'z.dnssec_status'])
+      .where('z.account_id', 'in', scope.accountIds)
+      .orderBy('a.name').orderBy('z.name')
+      .execute()
+    return rows.map(r => ({ accountName: r.account_name, zoneName: r.zone_name, type: r.zone_type, dnssecStatus: r.dnssec_status, counts: completed.get(r.zone_name) ?? null }))
   }
 
   async due (before: string, limit: number): Promise<Array<{ id: string, name: string }>> {

@@ -1,13 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from 'typebox'
-import { healthStatusDetail, type DetailPage, type HealthStatusRow } from '../../../reports/health-status.ts'
+import { healthStatusDetail, healthStatusSummary, type DetailPage, type HealthStatusRow } from '../../../reports/health-status.ts'
+import type { StatusCounts } from '../../../health/score.ts'
 import type { Store } from '../../../store/store.ts'
 import { principalOf } from '../../plugins/auth.ts'
 import { ErrorBody } from '../../schemas/common.ts'
-import { HealthStatusDetailQuery, HealthStatusDetailReport, type HealthStatusRecord } from '../../schemas/health.ts'
+import { accountHealth } from '../../../reports/account-health.ts'
+import { AccountHealthReport, HealthStatusDetailQuery, HealthStatusDetailReport, HealthStatusSummaryQuery, HealthStatusSummaryReport, type HealthStatusRecord } from '../../schemas/health.ts'
 
 /** Where the Link header points: path-absolute with `/v1`, as the audit log's links. */
 const DETAIL_PATH = '/v1/dns_configuration/health_status/detail'
+
+/** Counts in the real API's spelling. */
+function countsDto (r: StatusCounts): Static<typeof HealthStatusSummaryReport> {
+  return {
+    okCount: r.ok,
+    errorCount: r.error,
+    warningCount: r.warning,
+    bestPracticeViolationCount: r.bestPractice,
+    infoCount: r.info,
+    naCount: r.na
+  }
+}
 
 /** A HealthStatusRecord in the real API's spelling. */
 function recordDto (r: HealthStatusRow): Static<typeof HealthStatusRecord> {
@@ -41,8 +55,9 @@ function linkHeader (page: DetailPage): string | undefined {
 }
 
 /**
- * The health status detail report (`GET /dns_configuration/health_status/detail`, also under
- * `/v1`): immediate, one record per zone of the caller's accounts with a completed health check.
+ * The health status reports, immediate, also under `/v1`: the detail report (`GET
+ * /dns_configuration/health_status/detail`), one record per zone of the caller's accounts with
+ * a completed health check, and the summary (`…/summary`), their counts added up.
  */
 export const healthStatusRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = async (app, { store }) => {
   app.get('/dns_configuration/health_status/detail', {
@@ -59,4 +74,23 @@ export const healthStatusRoutes: FastifyPluginAsyncTypebox<{ store: Store }> = a
     if (link !== undefined) reply.header('link', link)
     return { healthStatusRecordsList: page.rows.map(recordDto) }
   })
+
+  app.get('/dns_configuration/health_status/summary', {
+    schema: {
+      tags: ['reports'],
+      summary: 'Health status summary: the results of every zone\'s newest completed health check, counted by status',
+      description: 'q matches the zone or account name (OR, substring, any case); category ALL (default), NS, SOA, MX, DNSSEC or DOMAIN.',
+      querystring: HealthStatusSummaryQuery,
+      response: { 200: HealthStatusSummaryReport, '4xx': ErrorBody }
+    }
+  }, async (request) => countsDto(await healthStatusSummary(store, principalOf(request), request.query)))
+
+  // A static segment wins over `/accounts/:accountName` (docs/decisions.md, "Zone health").
+  app.get('/accounts/healthchecks', {
+    schema: {
+      tags: ['reports'],
+      summary: 'Account health: best-practice checks of each account you can read (DNSSEC on its zones, its zones\' DNS health checks), OK or WARNING',
+      response: { 200: AccountHealthReport, '4xx': ErrorBody }
+    }
+  }, async (request) => await accountHealth(store, principalOf(request)))
 }

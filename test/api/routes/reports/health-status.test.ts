@@ -110,6 +110,32 @@ for (const engine of await engineCases()) {
       }
     })
 
+    it('sums the counts in the summary report, for q and a category', async () => {
+      const all = (await user.get('/v1/dns_configuration/health_status/summary')).json()
+      assert.deepEqual(all, { okCount: 19 + 16 + 14 + 18, errorCount: 2, warningCount: 2, bestPracticeViolationCount: 3, infoCount: 5, naCount: 1 })
+      assert.deepEqual((await user.get('/v1/dns_configuration/health_status/summary?q=bigco&category=SOA')).json(),
+        { okCount: 6, errorCount: 0, warningCount: 0, bestPracticeViolationCount: 1, infoCount: 0, naCount: 0 })
+      const bad = await user.get('/v1/dns_configuration/health_status/summary?category=ANY')
+      assert.equal(bad.statusCode, 400)
+      assert.match(bad.json()[0].errorMessage, /category 'ANY' must be one of/)
+    })
+
+    it('reports each account\'s health: unsigned zones, zones with errors or never checked', async () => {
+      const res = await user.get('/v1/accounts/healthchecks')
+      assert.equal(res.statusCode, 200)
+      const report = res.json()
+      assert.equal(report.status, 'WARNING')
+      assert.deepEqual(report.accountHealths.map((a: Json) => [a.accountName, a.status]), [['acme', 'WARNING'], ['bigco', 'WARNING']])
+      const [dnssec, zones] = report.accountHealths[0].results
+      assert.deepEqual(dnssec.messages, [{ status: 'WARNING', message: '4 of the account\'s 4 primary zones are not signed.' }])
+      assert.deepEqual(zones.messages, [{
+        status: 'WARNING',
+        message: '2 zones have errors in their latest DNS health check: [beta.example.org., gamma.example.org.]; 1 zone has no completed DNS health check: [unchecked.example.org.].'
+      }])
+      assert.equal(report.accountHealths[1].results[1].status, 'OK')
+      assert.equal(report.accountHealths[1].results[1].hint, undefined)
+    })
+
     it('needs a token', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/v1/dns_configuration/health_status/detail' })
       assert.equal(res.statusCode, 401)
