@@ -30,7 +30,8 @@ const MAX_PARENT_SERVERS = 4
 
 const lowerText = (name: WireName): string => nameToString(name).toLowerCase()
 
-function describe (err: unknown): string {
+/** What a failed query says in a result; anything but a QueryError (an abort) goes on up. */
+function failureText (err: unknown): string {
   if (err instanceof QueryError) return err.reason === 'timeout' ? 'no answer (timeout)' : err.message
   throw err
 }
@@ -81,7 +82,7 @@ class Asker {
       try {
         m = await this.resolve(wire, type)
       } catch (err) {
-        return { ok: false, error: describe(err) }
+        return { ok: false, error: failureText(err) }
       }
       if (m.rcode === Rcode.NXDOMAIN) return { ok: false, error: 'the name does not exist (NXDOMAIN)' }
       if (m.rcode !== Rcode.NOERROR) return { ok: false, error: `the resolver answered ${rcodeName(m.rcode)}` }
@@ -103,7 +104,7 @@ async function probe (ask: () => Promise<Message>, zone: WireName): Promise<Prob
   try {
     return probeOf(await ask(), zone)
   } catch (err) {
-    return { answered: false, error: describe(err) }
+    return { answered: false, error: failureText(err) }
   }
 }
 
@@ -132,7 +133,7 @@ async function parentView (asker: Asker, zone: WireName): Promise<ParentView> {
     const m = await asker.resolve(parentName(zone), RRType.SOA)
     parent = (m.answers.find(r => r.type === RRType.SOA) ?? m.authority.find(r => r.type === RRType.SOA))?.name
   } catch (err) {
-    return { ok: false, error: `the parent zone could not be found: ${describe(err)}` }
+    return { ok: false, error: `the parent zone could not be found: ${failureText(err)}` }
   }
   if (parent === undefined) return { ok: false, error: 'the parent zone could not be found' }
   const parentText = lowerText(parent)
@@ -140,22 +141,22 @@ async function parentView (asker: Asker, zone: WireName): Promise<ParentView> {
   try {
     parentNs = namesOf((await asker.resolve(parent, RRType.NS)).answers, parent)
   } catch (err) {
-    return { ok: false, parent: parentText, error: `the parent's name servers could not be found: ${describe(err)}` }
+    return { ok: false, parent: parentText, error: `the parent's name servers could not be found: ${failureText(err)}` }
   }
   const servers: string[] = []
   for (const ns of parentNs) {
     const r = await asker.addresses(ns)
-    if (r.ok) servers.push(...r.addresses.filter(a => isIPv4(a)))
+    if (r.ok) servers.push(...r.addresses.filter(a => isIPv4(a)).slice(0, MAX_PARENT_SERVERS - servers.length))
     if (servers.length >= MAX_PARENT_SERVERS) break
   }
   if (servers.length === 0) return { ok: false, parent: parentText, error: 'no address of the parent\'s name servers was found' }
   const failures: string[] = []
-  for (const address of servers.slice(0, MAX_PARENT_SERVERS)) {
+  for (const address of servers) {
     let m: Message
     try {
       m = await asker.ask(address, zone, RRType.NS)
     } catch (err) {
-      failures.push(`${address}: ${describe(err)}`)
+      failures.push(`${address}: ${failureText(err)}`)
       continue
     }
     if (m.rcode !== Rcode.NOERROR) {
