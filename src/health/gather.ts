@@ -117,7 +117,8 @@ async function probeServer (asker: Asker, zone: WireName, ns: string, address: s
 }
 
 function namesOf (records: WireRecord[], owner: WireName): string[] {
-  return [...new Set(records.filter(r => r.type === RRType.NS && nameEquals(r.name, owner)).map(r => lowerText(r.rdata)))]
+  // Sorted: servers rotate the order of an rrset (RFC 1034 §4.1 leaves it free).
+  return [...new Set(records.filter(r => r.type === RRType.NS && nameEquals(r.name, owner)).map(r => lowerText(r.rdata)))].sort()
 }
 
 /**
