@@ -84,12 +84,14 @@ export interface RunningService {
  */
 export async function startService (config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningService> {
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
+  // Checked before anything opens: a bad resolver list stops the start naming the variable.
+  const resolvers = resolverServers(config.resolvers)
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize })
   let app: FastifyInstance | undefined
   let stopTokenCache = async (): Promise<void> => {}
   const metrics = new Registry()
   const health = new HealthChecker(store, {
-    resolvers: resolverServers(config.resolvers),
+    resolvers,
     nsPort: config.healthNsPort,
     concurrency: config.healthConcurrency,
     perServerQps: config.healthQps,
