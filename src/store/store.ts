@@ -835,6 +835,7 @@ export interface HealthCheckStore {
   /**
    * Record a check started at `version` (IN_PROGRESS) and delete the zone's older versions but
    * the newest `keep - 1`, in one transaction. Returns false when the zone has that version already.
+   * @throws ZonalError ZONE_NOT_FOUND when the zone is gone
    */
   start (zoneId: string, version: string, keep: number): Promise<boolean>
   /** Record the end of a check; false when its row is gone (the zone deleted, or a newer check pushed it out). */

@@ -59,9 +59,10 @@ for (const engine of await engineCases()) {
       assert.deepEqual((await store.healthChecks.due('2026-01-03T00:00:00.000Z', 10)).map(z => z.name), ['b.example.org.'])
     })
 
-    it('deletes a zone\'s reports with the zone', async () => {
+    it('deletes a zone\'s reports with the zone, and starts none for a zone that is gone', async () => {
       await store.zones.deleteById(a)
       assert.deepEqual(await store.healthChecks.versions(a), [])
+      await assert.rejects(store.healthChecks.start(a, '2026-01-05T00:00:00.000Z', 2), (err: unknown) => (err as { code?: string }).code === 'ZONE_NOT_FOUND')
     })
   })
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import { ZonalError } from '../../errors/catalog.ts'
 import type { Engine } from '../engine.ts'
 import type { Database, HealthCheckTable } from '../schema.ts'
 import type { StatusCounts } from '../../health/score.ts'
@@ -37,7 +38,13 @@ export class SqlHealthCheckStore implements HealthCheckStore {
       await db.insertInto('health_checks').values({ zone_id: zoneId, version, state: 'IN_PROGRESS', checks: null, counts: null, message: null, delegation: null, finished_at: null }).execute()
       return true
     }
-    return this.inTransaction ? await write(this.db) : await this.engine.transaction(write)
+    try {
+      return this.inTransaction ? await write(this.db) : await this.engine.transaction(write)
+    } catch (err) {
+      // The zone was deleted meanwhile.
+      if (this.engine.isForeignKeyViolation(err)) throw new ZonalError('ZONE_NOT_FOUND')
+      throw err
+    }
   }
 
   async finish (zoneId: string, version: string, end: Parameters<HealthCheckStore['finish']>[2]): Promise<boolean> {
