@@ -38,6 +38,9 @@ import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
 import { systemClock, type Clock } from './util/time.ts'
+import { healthCheckRoutes } from './api/routes/zones/healthchecks.ts'
+import { HealthChecker } from './health/service.ts'
+import { healthStatusRoutes } from './api/routes/reports/health-status.ts'
 
 export interface AppDeps {
   store: Store
@@ -56,6 +59,11 @@ export interface AppDeps {
   transferZone?: ZoneDeps['transferZone']
   /** The time reports read "now" from (tests move it). */
   clock?: Clock
+  /**
+   * Runs DNS health checks (`POST /zones/{zone}/healthchecks`); without one the app runs its own,
+   * with no resolver (the checks needing DNS answers are NOT_APPLICABLE), stopped when it closes.
+   */
+  health?: HealthChecker
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/
@@ -147,5 +155,9 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(reportRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(reportRequestRoutes, { store: deps.store, clock: deps.clock ?? systemClock, ...(deps.tasks === undefined ? {} : { tasks: deps.tasks }) })
+  const checker = deps.health ?? new HealthChecker(deps.store, { resolvers: [], nsPort: 53, concurrency: 2, perServerQps: 10, intervalMs: 0, changeDelayMs: 0 })
+  if (deps.health === undefined) app.addHook('onClose', async () => await checker.stop())
+  await app.register(healthCheckRoutes, { store: deps.store, checker })
+  await app.register(healthStatusRoutes, { store: deps.store })
   return app
 }

@@ -28,8 +28,12 @@ import { AnalyticsRetention } from '../analytics/retention.ts'
 import { absorbPart } from '../analytics/thread-analytics.ts'
 import type { CaptureTarget } from '../serving/dns-worker-protocol.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
+import { HealthChecker } from '../health/service.ts'
+import { resolverServers } from '../health/resolvers.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
+/** A zone changed through the API is health-checked this long after its last change. */
+const HEALTH_CHANGE_DELAY_MS = 5 * 60 * 1000
 
 export interface RunningService {
   app: FastifyInstance
@@ -68,6 +72,8 @@ export interface RunningService {
    * every `ZONAL_ANALYTICS_FLUSH_SECONDS` and on close; `flush` (after `queries.flush`) writes now.
    */
   clientCounts: ClientCountSink | undefined
+  /** DNS health checks: on request, on the schedule and after changes. */
+  health: HealthChecker
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -78,10 +84,21 @@ export interface RunningService {
  */
 export async function startService (config: Config, out: NodeJS.WritableStream = process.stdout): Promise<RunningService> {
   const logger = pino({ level: config.logLevel, base: { service: 'zonal' } }, out as any)
+  // Checked before anything opens: a bad resolver list stops the start naming the variable.
+  const resolvers = resolverServers(config.resolvers)
   const store = await openStore(config.databaseUrl, { poolSize: config.databasePoolSize })
   let app: FastifyInstance | undefined
   let stopTokenCache = async (): Promise<void> => {}
   const metrics = new Registry()
+  const health = new HealthChecker(store, {
+    resolvers,
+    nsPort: config.healthNsPort,
+    concurrency: config.healthConcurrency,
+    perServerQps: config.healthQps,
+    intervalMs: config.healthIntervalSeconds * 1000,
+    changeDelayMs: config.healthIntervalSeconds === 0 ? 0 : HEALTH_CHANGE_DELAY_MS,
+    logger: logger.child({ part: 'health' })
+  })
   const analytics = config.analytics ? createAnalytics(config, store, logger, metrics) : undefined
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
@@ -114,7 +131,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       tokenCacheSeconds: config.tokenCacheSeconds
     })
     stopTokenCache = await auth.watchRevocations()
-    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, transferZone: async (zone, source, opts) => await transferIn(zone, source, opts) })
+    app = await buildApp({ store, auth, config, logger: logger.child({ part: 'http' }), tasks, metrics, health, transferZone: async (zone, source, opts) => await transferIn(zone, source, opts) })
     await app.listen({ host: config.httpHost, port: config.httpPort })
   } catch (err) {
     await app?.close().catch(() => {})
@@ -163,8 +180,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     })
     dnsRef = dns
     await refresher.start()
+    await health.startSchedule()
     analytics?.start()
   } catch (err) {
+    await health.stop()
     await refresher.stop()
     await retention.stop()
     await analytics?.collector.close()
@@ -191,6 +210,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
+    health,
     queryCounts: analytics?.queryVolume,
     rawSamples: analytics?.rawSamples,
     hostCounts: analytics?.hostVolume,
@@ -218,6 +238,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
           clearInterval(idle)
         }
         await refresher.stop()
+        await health.stop()
         await dns.close()
         // What was counted since the last flush, before the database closes.
         await analytics?.close()

@@ -74,6 +74,14 @@ export interface Config {
   generateMaxRecords: number
   /** Uploads with more records than this are created by a background task. */
   uploadSyncMaxRecords: number
+  /** The port the health checks ask nameservers on. */
+  healthNsPort: number
+  /** Seconds between two scheduled health checks of a zone; 0: no schedule. */
+  healthIntervalSeconds: number
+  /** Health checks run at once by this process. */
+  healthConcurrency: number
+  /** Health check queries a second to any one server. */
+  healthQps: number
 }
 
 export class ConfigError extends Error {}
@@ -129,7 +137,11 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_TASK_CONCURRENCY: { default: '2', description: 'Background tasks (such as zone exports) this node runs at once.' },
   ZONAL_ZONE_MAX_RECORDS: { default: '500000', description: 'Records one zone may hold, however they get in: upload, copy, transfer, rrset writes and batches (refused with 400 53005 before anything is written), and a secondary\'s zone transfers (the transfer fails, the zone keeps its data and shows the failure). A zone served takes about 1.2 KB of memory per record.' },
   ZONAL_GENERATE_MAX_RECORDS: { default: '65536', description: 'Records all the `$GENERATE` lines of one uploaded zone file may make together (a /16 of PTRs); a file over it is refused before anything is expanded.' },
-  ZONAL_UPLOAD_SYNC_MAX_RECORDS: { default: '10000', description: 'Zone uploads with more records than this (counted before parsing, `$GENERATE` ranges included), or more than 512 KiB of text, are created by a background task (202 and `X-Task-Id`) instead of within the request.' }
+  ZONAL_UPLOAD_SYNC_MAX_RECORDS: { default: '10000', description: 'Zone uploads with more records than this (counted before parsing, `$GENERATE` ranges included), or more than 512 KiB of text, are created by a background task (202 and `X-Task-Id`) instead of within the request.' },
+  ZONAL_HEALTH_NS_PORT: { default: '53', description: 'The port DNS health checks ask each zone\'s nameservers (and its parent\'s) on, directly; another port only for tests, where several servers listen on distinct loopback addresses.' },
+  ZONAL_HEALTH_INTERVAL: { default: '86400', description: 'Seconds after which every primary and alias zone is health-checked again (a zone never checked is checked soon after start); a zone changed through the API is also checked 5 minutes after its last change. `0` turns both off (checks run only on `POST /zones/{zone}/healthchecks`).' },
+  ZONAL_HEALTH_CONCURRENCY: { default: '4', description: 'Health checks this node runs at once (1–64); further ones wait in a queue.' },
+  ZONAL_HEALTH_QPS: { default: '10', description: 'Health check queries per second to any one server (nameserver, parent server or resolver), over all the checks running (1–1000).' }
 }
 
 function text (env: Env, name: string, fallback: string): string {
@@ -246,6 +258,10 @@ export function loadConfig (env: Env = process.env): Config {
     taskConcurrency: int(env, 'ZONAL_TASK_CONCURRENCY', 2, 1, 64),
     zoneMaxRecords: int(env, 'ZONAL_ZONE_MAX_RECORDS', DEFAULT_ZONE_LIMITS.zoneMaxRecords, 100, 100_000_000),
     generateMaxRecords: int(env, 'ZONAL_GENERATE_MAX_RECORDS', DEFAULT_ZONE_LIMITS.generateMaxRecords, 0, 100_000_000),
-    uploadSyncMaxRecords: int(env, 'ZONAL_UPLOAD_SYNC_MAX_RECORDS', DEFAULT_ZONE_LIMITS.uploadSyncMaxRecords, 0, 100_000_000)
+    uploadSyncMaxRecords: int(env, 'ZONAL_UPLOAD_SYNC_MAX_RECORDS', DEFAULT_ZONE_LIMITS.uploadSyncMaxRecords, 0, 100_000_000),
+    healthNsPort: int(env, 'ZONAL_HEALTH_NS_PORT', 53, 1, 65535),
+    healthIntervalSeconds: int(env, 'ZONAL_HEALTH_INTERVAL', 86400, 0, 365 * 86400),
+    healthConcurrency: int(env, 'ZONAL_HEALTH_CONCURRENCY', 4, 1, 64),
+    healthQps: int(env, 'ZONAL_HEALTH_QPS', 10, 1, 1000)
   }
 }

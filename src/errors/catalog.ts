@@ -178,7 +178,10 @@ export const catalog = {
   REPORT_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
   REPORT_DATES_BOTH: { status: 400, errorCode: 53005, message: 'Invalid input: give both startDate and endDate, or neither.' },
   REPORT_REPORT_TYPE: { status: 400, errorCode: 53005, message: 'Invalid input: reportType \'{0}\'; with advance=true the report type is ADVANCED_NXDOMAINS.' },
-  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' }
+  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' },
+  HEALTH_CHECK_ZONE_TYPE: { status: 400, errorCode: 53001, message: 'Invalid zone type: health checks run on primary and alias zones; {0} is a secondary zone.' },
+  HEALTH_CHECK_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found: the zone {0} has no health check report{1}.' },
+  HEALTH_CHECK_VERSION_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: \'{0}\' is not a health check report version (YYYY-MM-DDTHH:MI:SS.nnnZ, or latest).' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

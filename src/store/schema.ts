@@ -265,6 +265,19 @@ export interface Database {
   host_volume: HostVolumeTable
   report_requests: ReportRequestTable
   client_responses: ClientResponseTable
+  health_checks: HealthCheckTable
+}
+
+/** DNS health check reports, the two newest versions per zone (migration 0019). */
+export interface HealthCheckTable {
+  zone_id: string
+  version: string
+  state: string
+  checks: string | null
+  counts: string | null
+  message: string | null
+  delegation: string | null
+  finished_at: string | null
 }
 
 export type AccountRow = Selectable<AccountTable>

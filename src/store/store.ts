@@ -5,6 +5,7 @@ import type { RawSample } from '../analytics/raw-sample-sink.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
 import type { ZoneSettings } from '../zone/settings.ts'
+import type { StatusCounts } from '../health/score.ts'
 
 /**
  * The store interfaces: the only way the rest of the service reaches the database.
@@ -805,6 +806,62 @@ export interface ClientResponseStore {
   report (q: ClientResponseQuery): Promise<ClientResponseReportRow[]>
 }
 
+/** One version of a zone's DNS health check report. */
+export interface HealthReport {
+  zoneId: string
+  /** The start time, 'YYYY-MM-DDTHH:mm:ss.sssZ'. */
+  version: string
+  state: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+  /** The report's categories and their results (JSON as written), once the check ended. */
+  checks: string | null
+  /** Results counted by category, then status. */
+  counts: Record<string, StatusCounts> | null
+  /** Why a check FAILED. */
+  message: string | null
+  finishedAt: string | null
+}
+
+/** A zone's newest completed health check, as the health status reports read it. */
+export interface HealthSummary {
+  zoneName: string
+  accountName: string
+  counts: Record<string, StatusCounts>
+}
+
+/**
+ * DNS health check reports (migration 0019): versions per zone, the newest `keep` kept.
+ */
+export interface HealthCheckStore {
+  /**
+   * Record a check started at `version` (IN_PROGRESS) and delete the zone's older versions but
+   * the newest `keep - 1`, in one transaction. Returns false when the zone has that version already.
+   * @throws ZonalError ZONE_NOT_FOUND when the zone is gone
+   */
+  start (zoneId: string, version: string, keep: number): Promise<boolean>
+  /** Record the end of a check; false when its row is gone (the zone deleted, or a newer check pushed it out). */
+  finish (zoneId: string, version: string, end: { state: 'COMPLETED' | 'FAILED', checks: string | null, counts: Record<string, StatusCounts> | null, message: string | null, finishedAt: string, delegation?: string[] | null }): Promise<boolean>
+  find (zoneId: string, version: string): Promise<HealthReport | undefined>
+  /** The newest version of the zone's report. */
+  latest (zoneId: string): Promise<HealthReport | undefined>
+  /** The NS names of the zone's delegation found by its newest completed check that found one. */
+  delegation (zoneId: string): Promise<string[] | undefined>
+  /** The zone's versions, newest first. */
+  versions (zoneId: string): Promise<string[]>
+  /** The newest COMPLETED report's counts of every zone of the scope that has one. */
+  summaries (scope: Scope): Promise<HealthSummary[]>
+  /**
+   * Every zone of the scope's accounts, by account name then zone name: its type, DNSSEC status,
+   * and the counts of its newest completed check (null when never checked): what the account
+   * health report reads.
+   */
+  accountZones (scope: Scope): Promise<Array<{ accountName: string, zoneName: string, type: string, dnssecStatus: string, counts: Record<string, StatusCounts> | null }>>
+  /**
+   * Zones (primary and alias, active) whose newest check started before `before`, or that were
+   * never checked, those never checked first, then the oldest; at most `limit`.
+   */
+  due (before: string, limit: number): Promise<Array<{ id: string, name: string }>>
+}
+
 export interface Store {
   readonly engine: EngineName
   readonly accounts: AccountStore
@@ -822,6 +879,7 @@ export interface Store {
   readonly analyticsData: AnalyticsDataStore
   readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
+  readonly healthChecks: HealthCheckStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

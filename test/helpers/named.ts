@@ -58,6 +58,10 @@ export interface NamedOptions {
   files?: Record<string, string>
   /** Key and zone statements. `$DIR` is replaced by the instance's directory. */
   body: string
+  /** The loopback address to listen on (default 127.0.0.1; any of 127.0.0.0/8 on Linux). */
+  address?: string
+  /** `recursion yes` (a resolver of the test's own world, its root hints on loopback); no by default. */
+  recursion?: boolean
 }
 
 export interface Named {
@@ -80,13 +84,14 @@ export function namedConf (port: number, dir: string, opts: NamedOptions): strin
     ? 'notify no;'
     : `notify explicit; also-notify { ${opts.notifyPorts.map(p => `127.0.0.1 port ${p};`).join(' ')} };`
   const body = opts.body.replaceAll('$DIR', dir)
+  if (opts.address !== undefined && !/^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(opts.address)) throw new Error('named listens on loopback only')
   if (/\bforwarders\b|\bforward\b/.test(body + (opts.options ?? ''))) throw new Error('named.conf must not forward')
   if (/\bnotify\b/.test(body.replace(/\bnotify\s+no\s*;/g, '')) || /\bnotify\b/.test(opts.options ?? '')) throw new Error('NOTIFY is set by notifyPorts only')
   return `options {
   directory "${dir}";
-  listen-on port ${port} { 127.0.0.1; };
+  listen-on port ${port} { ${opts.address ?? '127.0.0.1'}; };
   listen-on-v6 { none; };
-  recursion no;
+  recursion ${opts.recursion === true ? 'yes' : 'no'};
   ${notify}
   dnssec-validation no;
   pid-file none;

@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -20,6 +20,7 @@ import { SqlUserStore } from './users.ts'
 import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
 import { SqlZoneStore } from './zones.ts'
+import { SqlHealthCheckStore } from './health-checks.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -42,6 +43,7 @@ interface Parts {
   readonly reportRequests: ReportRequestStore
   readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
+  readonly healthChecks: HealthCheckStore
 }
 
 /**
@@ -104,7 +106,8 @@ export class SqlStore implements Store {
       hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl),
       reportRequests: new SqlReportRequestStore(db),
       rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
-      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl)
+      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
+      healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction)
     }
   }
 
@@ -123,6 +126,7 @@ export class SqlStore implements Store {
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
+  get healthChecks (): HealthCheckStore { return this.current().parts.healthChecks }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

@@ -105,9 +105,10 @@ export interface RegistrarInfoDto {
 }
 
 /**
- * `registrarInfo` of a primary: what is stored of the registration, and the zone's apex NS names
- * against this service's name servers (`ZONAL_NAMESERVERS`): `ok` are among them, `missing` are
- * ours but absent from the apex, `incorrect` are at the apex but not ours.
+ * `registrarInfo` of a primary: what is stored of the registration, and the zone's name servers
+ * (those the parent delegates it to, as the newest health check found them; the apex NS names
+ * until a check did) against this service's name servers (`ZONAL_NAMESERVERS`): `ok` are among
+ * them, `missing` are ours but absent, `incorrect` are listed but not ours.
  */
 export function registrarInfoDto (registrar: ZoneSettings['registrar'], apexNs: readonly string[], ours: readonly string[]): RegistrarInfoDto {
   const mine = new Set(ours.map(hostKey))
@@ -167,7 +168,9 @@ export async function zoneDto (deps: ZoneDtoDeps, zone: ZoneWithAccount, reveal:
       ...(s.notificationEmail === null ? {} : { notificationEmailAddress: s.notificationEmail })
     }
   }
-  const apexNs = known?.apexNs ?? (await deps.store.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), 2))?.rdataText ?? []
+  // The delegation at the parent, as the newest health check found it; the apex NS until one did.
+  const delegated = await deps.store.healthChecks.delegation(zone.id)
+  const apexNs = delegated ?? known?.apexNs ?? (await deps.store.rrsets.get(zone.id, canonicalSortKey(parseName(zone.name)), 2))?.rdataText ?? []
   return {
     properties,
     registrarInfo: registrarInfoDto(s.registrar, apexNs, deps.nameservers),
