@@ -31,6 +31,7 @@ import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
 import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
+import { danglingRoutes } from './api/routes/zones/dangling.ts'
 import { MULTIPART_LIMITS } from './api/routes/zones/upload.ts'
 import type { ZoneDeps } from './zones/context.ts'
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './zones/limits.ts'
@@ -147,5 +148,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(reportRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(reportRequestRoutes, { store: deps.store, clock: deps.clock ?? systemClock, ...(deps.tasks === undefined ? {} : { tasks: deps.tasks }) })
+  await app.register(danglingRoutes, {
+    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
+    clock: deps.clock ?? systemClock,
+    ...(deps.tasks === undefined ? {} : { tasks: deps.tasks })
+  })
   return app
 }

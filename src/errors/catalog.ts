@@ -178,7 +178,14 @@ export const catalog = {
   REPORT_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
   REPORT_DATES_BOTH: { status: 400, errorCode: 53005, message: 'Invalid input: give both startDate and endDate, or neither.' },
   REPORT_REPORT_TYPE: { status: 400, errorCode: 53005, message: 'Invalid input: reportType \'{0}\'; with advance=true the report type is ADVANCED_NXDOMAINS.' },
-  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' }
+  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' },
+
+  // Dangling DNS report (src/reports/dangling-dns.ts).
+  DANGLING_ZONE_NOT_PRIMARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is {1} zone; the dangling DNS report scans primary zones only.' },
+  DANGLING_ZONE_TOO_LARGE: { status: 400, errorCode: 53005, message: 'Invalid input: zone {0} has {1} records; the dangling DNS report supports zones of at most 20,000 records.' },
+  DANGLING_REPORT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found: no dangling DNS report was requested for zone {0}.' },
+  DANGLING_NO_RESOLVERS: { status: 500, errorCode: 33000, message: 'No recursive resolvers are configured (ZONAL_RESOLVERS); the dangling DNS scan cannot run.' },
+  DANGLING_SCAN_FAILED: { status: 500, errorCode: 33000, message: 'The dangling DNS scan failed: {0}' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

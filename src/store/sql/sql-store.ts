@@ -5,6 +5,7 @@ import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
 import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { DanglingReportStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -20,6 +21,7 @@ import { SqlUserStore } from './users.ts'
 import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
 import { SqlZoneStore } from './zones.ts'
+import { SqlDanglingReportStore } from './dangling-reports.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -42,6 +44,7 @@ interface Parts {
   readonly reportRequests: ReportRequestStore
   readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
+  readonly danglingReports: DanglingReportStore
 }
 
 /**
@@ -104,7 +107,8 @@ export class SqlStore implements Store {
       hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl),
       reportRequests: new SqlReportRequestStore(db),
       rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
-      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl)
+      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
+      danglingReports: new SqlDanglingReportStore(db)
     }
   }
 
@@ -123,6 +127,7 @@ export class SqlStore implements Store {
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
+  get danglingReports (): DanglingReportStore { return this.current().parts.danglingReports }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
