@@ -228,6 +228,14 @@ describe('dangling DNS report', { skip: bindSkip('named') }, () => {
         })
       })
 
+      it('neutralises formula cells in the CSV', async () => {
+        await storeZone(t.store, 'acme', 'csv.example.', `$TTL 300\n${SOA.replace('example.org.', 'csv.example.')}=sum IN CNAME gone.ext-test.\n+one IN CNAME gone.ext-test.\n`)
+        await scan(alice, 'csv.example.')
+        assert.equal((await finished(alice, 'csv.example.')).resultInfo.totalCount, 2)
+        const res = await alice.send('GET', '/v1/zones/csv.example./healthchecks/dangling', undefined, { accept: 'text/csv' })
+        assert.deepEqual(csvRecords(res.body).map(r => r.host), ['\'+one.csv.example', '\'=sum.csv.example'])
+      })
+
       it('answers "No data found." for a zone with nothing dangling', async () => {
         await scan(rita, 'clean.example.')
         const dto = await finished(rita, 'clean.example.')
