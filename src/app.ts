@@ -31,6 +31,7 @@ import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
 import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
+import { danglingRoutes } from './api/routes/zones/dangling.ts'
 import { MULTIPART_LIMITS } from './api/routes/zones/upload.ts'
 import type { ZoneDeps } from './zones/context.ts'
 import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './zones/limits.ts'
@@ -159,5 +160,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   if (deps.health === undefined) app.addHook('onClose', async () => await checker.stop())
   await app.register(healthCheckRoutes, { store: deps.store, checker })
   await app.register(healthStatusRoutes, { store: deps.store })
+  await app.register(danglingRoutes, {
+    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
+    clock: deps.clock ?? systemClock,
+    ...(deps.tasks === undefined ? {} : { tasks: deps.tasks })
+  })
   return app
 }

@@ -100,7 +100,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     logger: logger.child({ part: 'health' })
   })
   const analytics = config.analytics ? createAnalytics(config, store, logger, metrics) : undefined
-  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }), {
+  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }, { resolvers: config.resolvers }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
     retentionSeconds: config.taskRetentionSeconds,

@@ -266,6 +266,7 @@ export interface Database {
   report_requests: ReportRequestTable
   client_responses: ClientResponseTable
   health_checks: HealthCheckTable
+  dangling_reports: DanglingReportTable
 }
 
 /** DNS health check reports, the two newest versions per zone (migration 0019). */
@@ -288,3 +289,19 @@ export type UserUpdate = Updateable<UserTable>
 export type ZoneRow = Selectable<ZoneTable>
 export type TaskRow = Selectable<TaskTable>
 export type AuditRow = Selectable<AuditRecordTable>
+
+/** The latest dangling DNS report of a zone (migration 0020). */
+export interface DanglingReportTable {
+  zone_id: string
+  account_id: string
+  /** When the scan started (ISO 8601 UTC). */
+  version: string
+  task_id: string | null
+  status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+  message: string | null
+  /** JSON list of the flagged records, once COMPLETED. */
+  records: string | null
+  finished_at: string | null
+}
+
+export type DanglingReportRow = Selectable<DanglingReportTable>

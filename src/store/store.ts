@@ -880,6 +880,7 @@ export interface Store {
   readonly reportRequests: ReportRequestStore
   readonly clientResponses: ClientResponseStore
   readonly healthChecks: HealthCheckStore
+  readonly danglingReports: DanglingReportStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when
@@ -903,4 +904,51 @@ export interface Store {
   /** Apply pending migrations; returns the names applied. */
   migrate (): Promise<string[]>
   close (): Promise<void>
+}
+
+/** One record a dangling DNS scan flagged: a CNAME whose target does not resolve. */
+export interface DanglingFinding {
+  /** The record's owner, presentation form. */
+  ownerName: string
+  type: number
+  /** The record's rdata, presentation form (the CNAME target). */
+  rdataText: string
+  /** Where following the target stopped: the name that gave NXDOMAIN or an error, presentation form. */
+  ultimateTarget: string
+  description: string
+}
+
+/** A zone's latest dangling DNS report, with the state of the task running its scan. */
+export interface DanglingReport {
+  zoneId: string
+  accountId: string
+  /** When the scan started (ISO 8601 UTC): the report's version. */
+  version: string
+  taskId: string | null
+  status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED'
+  message: string | null
+  /** The flagged records, once COMPLETED. */
+  findings: DanglingFinding[] | null
+  finishedAt: string | null
+  /** The scan's task (code and message), undefined when the report has none or it is gone. */
+  task?: { code: TaskRow['code'], message: string }
+}
+
+/**
+ * Dangling DNS reports (migration 0020): the latest per zone, replaced by each new scan. The
+ * scan's writes name the report's version and change nothing once a newer scan replaced it.
+ */
+export interface DanglingReportStore {
+  /** Replace the zone's report by a new one, IN_PROGRESS with `message`. */
+  start (report: { zoneId: string, accountId: string, version: string, taskId: string | null, message: string }): Promise<void>
+  /** The zone's report when the zone belongs to an account of `scope`. */
+  find (zoneId: string, scope: Scope): Promise<DanglingReport | undefined>
+  /** The zone's report whatever its account (the scan's own reads). */
+  current (zoneId: string): Promise<DanglingReport | undefined>
+  /** Set the message of the report of this version while IN_PROGRESS; false when it is no longer that. */
+  progress (zoneId: string, version: string, message: string): Promise<boolean>
+  /** COMPLETED with the findings; false when the report is no longer this version IN_PROGRESS. */
+  complete (zoneId: string, version: string, findings: readonly DanglingFinding[], message: string, at: string): Promise<boolean>
+  /** FAILED with the reason; false when the report is no longer this version IN_PROGRESS. */
+  fail (zoneId: string, version: string, message: string, at: string): Promise<boolean>
 }

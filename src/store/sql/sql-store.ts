@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -21,6 +21,7 @@ import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
 import { SqlZoneStore } from './zones.ts'
 import { SqlHealthCheckStore } from './health-checks.ts'
+import { SqlDanglingReportStore } from './dangling-reports.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -44,6 +45,7 @@ interface Parts {
   readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
   readonly healthChecks: HealthCheckStore
+  readonly danglingReports: DanglingReportStore
 }
 
 /**
@@ -107,7 +109,8 @@ export class SqlStore implements Store {
       reportRequests: new SqlReportRequestStore(db),
       rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
       clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
-      healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction)
+      healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction),
+      danglingReports: new SqlDanglingReportStore(db)
     }
   }
 
@@ -127,6 +130,7 @@ export class SqlStore implements Store {
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
   get healthChecks (): HealthCheckStore { return this.current().parts.healthChecks }
+  get danglingReports (): DanglingReportStore { return this.current().parts.danglingReports }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
