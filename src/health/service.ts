@@ -1,7 +1,7 @@
 import type { QueryServer } from '../dns/client/query.ts'
 import type { Store } from '../store/store.ts'
 import { observeZone } from './observe.ts'
-import { Pacer } from './pacer.ts'
+import { Pacer } from '../dns/client/pacer.ts'
 import { runChecks } from './run.ts'
 import { countStatuses, type StatusCounts } from './score.ts'
 import type { CategoryResults } from './types.ts'

@@ -1,5 +1,6 @@
 import { CnameFollower } from '../dns/client/cname-chain.ts'
-import { parseResolvers, RecursiveClient, ResolverUnavailableError, type RecursiveClientOptions } from '../dns/client/recursive-client.ts'
+import { resolverServers } from '../health/resolvers.ts'
+import { RecursiveClient, ResolverUnavailableError, type RecursiveClientOptions } from '../dns/client/recursive-client.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { DanglingFinding, Store } from '../store/store.ts'
 import { nameToString } from '../zone/name.ts'
@@ -58,9 +59,9 @@ export async function scanZone (store: Store, zoneId: string, settings: Dangling
   if (settings.resolvers.length === 0) throw new ZonalError('DANGLING_NO_RESOLVERS')
   let addresses
   try {
-    addresses = parseResolvers(settings.resolvers)
+    addresses = resolverServers(settings.resolvers)
   } catch (err) {
-    throw new ZonalError('DANGLING_SCAN_FAILED', `ZONAL_RESOLVERS: ${(err as Error).message}.`)
+    throw new ZonalError('DANGLING_SCAN_FAILED', (err as Error).message)
   }
   const records = await cnameRecords(store, zoneId)
   await progress(0, records.length)

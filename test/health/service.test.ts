@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { Pacer } from '../../src/health/pacer.ts'
+import { Pacer } from '../../src/dns/client/pacer.ts'
 import { HealthChecker } from '../../src/health/service.ts'
 import { buildTestApp, type TestApp } from '../helpers/app.ts'
 import { eventually } from '../helpers/named.ts'

@@ -87,7 +87,7 @@ for (const engine of await engineCases()) {
       for (const [zoneId, resolvers, code] of cases) {
         await assert.rejects(scanZone(store, zoneId, { resolvers }, async () => {}), (err: unknown) => isZonalError(err) && err.code === code, code)
       }
-      await assert.rejects(scanZone(store, ok.id, { resolvers: ['resolver.example.test'] }, async () => {}), /ZONAL_RESOLVERS: "resolver\.example\.test" is not an IP address with an optional port\./)
+      await assert.rejects(scanZone(store, ok.id, { resolvers: ['resolver.example.test'] }, async () => {}), /ZONAL_RESOLVERS must be comma-separated IP addresses, each with an optional port .*, got "resolver\.example\.test"/)
       const empty = await scanZone(store, ok.id, { resolvers: [`127.0.0.1:${resolver.port}`] }, async () => {})
       assert.deepEqual(empty, { findings: [], checked: 0, queries: 0 }, 'a zone without CNAME records asks nothing')
     })

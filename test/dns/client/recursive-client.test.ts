@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict'
 import { createSocket, type Socket } from 'node:dgram'
 import { after, before, describe, it } from 'node:test'
-import { parseResolvers, RecursiveClient, ResolverUnavailableError } from '../../../src/dns/client/recursive-client.ts'
+import { RecursiveClient, ResolverUnavailableError } from '../../../src/dns/client/recursive-client.ts'
+import { resolverServers } from '../../../src/health/resolvers.ts'
 import { decodeMessage, type Message } from '../../../src/dns/wire/message.ts'
 import { MessageWriter, Section } from '../../../src/dns/wire/writer.ts'
 import { nameToString, parseName } from '../../../src/zone/name.ts'
@@ -48,19 +49,6 @@ function response (q: Message, opts: { rcode?: number, id?: number, qname?: stri
   w.opt({ udpSize: 1232, extendedRcode: 0, version: 0, dnssecOk: false, options })
   return w.finish()
 }
-
-describe('parseResolvers', () => {
-  it('reads ip and ip:port, IPv4 and IPv6, port 53 by default', () => {
-    assert.deepEqual(parseResolvers(['127.0.0.1', '127.0.0.2:5300', '::1', '[::1]:5301']), [
-      { host: '127.0.0.1', port: 53 }, { host: '127.0.0.2', port: 5300 }, { host: '::1', port: 53 }, { host: '::1', port: 5301 }
-    ])
-  })
-
-  it('refuses names and bad ports', () => {
-    assert.throws(() => parseResolvers(['resolver.example.test']), /"resolver\.example\.test" is not an IP address/)
-    assert.throws(() => parseResolvers(['127.0.0.1:70000']), /not an IP address/)
-  })
-})
 
 describe('RecursiveClient against fake servers', () => {
   const servers: FakeServer[] = []
@@ -132,7 +120,7 @@ describe('RecursiveClient against a recursive BIND', { skip: bindSkip('named') }
   let client: RecursiveClient
   before(async () => {
     world = await startResolverWorld()
-    client = new RecursiveClient(parseResolvers([world.resolvers]))
+    client = new RecursiveClient(resolverServers([world.resolvers]))
   })
   after(async () => {
     await client?.close()
