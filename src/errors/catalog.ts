@@ -181,7 +181,7 @@ export const catalog = {
   REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' },
   HEALTH_CHECK_ZONE_TYPE: { status: 400, errorCode: 53001, message: 'Invalid zone type: health checks run on primary and alias zones; {0} is a secondary zone.' },
   HEALTH_CHECK_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found: the zone {0} has no health check report{1}.' },
-  HEALTH_CHECK_VERSION_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: \'{0}\' is not a health check report version (YYYY-MM-DDTHH:MI:SS.nnnZ, or latest).' },
+  HEALTH_CHECK_VERSION_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: \'{0}\' is not a health check report version (YYYY-MM-DD-HH24:MI:SS.nnnZ, or latest).' },
 
   // Dangling DNS report (src/reports/dangling-dns.ts).
   DANGLING_ZONE_NOT_PRIMARY: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is {1} zone; the dangling DNS report scans primary zones only.' },

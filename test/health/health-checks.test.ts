@@ -51,7 +51,7 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     const res = await api('POST', `/v1/zones/${zone}/healthchecks`, {})
     assert.equal(res.status, 202, await res.clone().text())
     const location = res.headers.get('location')!
-    assert.match(location, new RegExp(`^/v1/zones/${zone.replace(/\./g, '\\.')}/healthchecks/\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`))
+    assert.match(location, new RegExp(`^/v1/zones/${zone.replace(/\./g, '\\.')}/healthchecks/\\d{4}-\\d{2}-\\d{2}-\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`))
     let report: Json
     await eventually(async () => {
       report = await (await api('GET', location)).json()
@@ -184,7 +184,7 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     const latest = await (await api('GET', `/v1/zones/${zone}/healthchecks/latest`)).json() as Json
     assert.equal(latest.version, versions[0])
     // The documented spelling of a version (a '-' for the 'T') reads the same report.
-    const dashed = await (await api('GET', `/v1/zones/${zone}/healthchecks/${(versions[1] as string).replace('T', '-')}`)).json() as Json
+    const dashed = await (await api('GET', `/v1/zones/${zone}/healthchecks/${(versions[1] as string).replace(/^(\d{4}-\d{2}-\d{2})-/, '$1T')}`)).json() as Json
     assert.equal(dashed.version, versions[1])
   })
 
@@ -199,7 +199,7 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     assert.equal((await unknown.json() as Json)[0].errorCode, 1801)
     const bad = await api('GET', '/v1/zones/healthy.test./healthchecks/yesterday')
     assert.equal(bad.status, 400)
-    assert.equal((await bad.json() as Json)[0].errorMessage, 'Invalid input: \'yesterday\' is not a health check report version (YYYY-MM-DDTHH:MI:SS.nnnZ, or latest).')
+    assert.equal((await bad.json() as Json)[0].errorMessage, 'Invalid input: \'yesterday\' is not a health check report version (YYYY-MM-DD-HH24:MI:SS.nnnZ, or latest).')
     assert.equal((await api('POST', '/zones', { properties: { name: 'never.test.', accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' } })).status, 201)
     for (const path of ['latest', 'versions', '2026-01-01T00:00:00.000Z']) {
       const none = await api('GET', `/v1/zones/never.test./healthchecks/${path}`)
@@ -244,7 +244,7 @@ describe('the Python client\'s health check methods', { skip: bindSkip('named') 
     assert.equal(run.code, 0, run.stderr)
     const out = JSON.parse(run.stdout.trim().split('\n').at(-1)!)
     assert.equal(out.started.message, 'Pending')
-    assert.match(out.ts, /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
+    assert.match(out.ts, /^\d{4}-\d{2}-\d{2}-\d{2}:\d{2}:\d{2}\.\d{3}Z$/)
     assert.equal(out.report.version, out.ts)
     assert.equal(out.report.state, 'COMPLETED')
     assert.deepEqual(out.report.checks.map((c: Json) => c.status), ['OK', 'OK', 'INFO', 'INFO', 'OK'])

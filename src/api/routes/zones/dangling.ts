@@ -11,6 +11,7 @@ import { DanglingQuerystring, DanglingReportDto } from '../../schemas/dangling.t
 import { ErrorBody } from '../../schemas/common.ts'
 import { wantsCsv } from '../reports/csv.ts'
 import { callerOf } from './index.ts'
+import { versionOf } from './report-version.ts'
 
 const ZoneParams = Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024 }) })
 const AnyBody = Type.Unknown({ description: 'None ({} as the clients send it is ignored)' })
@@ -19,11 +20,6 @@ const CSV_COLUMNS = ['host', 'type', 'recordData', 'ultimateTarget', 'descriptio
 /** A name as the report shows it: without the final dot (the real API's example). */
 function shown (name: string): string {
   return name === '.' ? name : name.replace(/\.$/, '')
-}
-
-/** The report's version: the scan's start, GMT, in the spec's shape `YYYY-MM-DD-HH24:MI:SS.nnnZ`. */
-export function versionOf (iso: string): string {
-  return `${iso.slice(0, 10)}-${iso.slice(11, 23)}Z`
 }
 
 function recordDto (f: DanglingFinding): { host: string, type: string, recordData: string, ultimateTarget: string, description: string } {

@@ -6,6 +6,7 @@ import type { Store } from '../../../store/store.ts'
 import { ErrorBody, MessageBody } from '../../schemas/common.ts'
 import { HealthCheckReport, HealthCheckVersions } from '../../schemas/health.ts'
 import { callerOf } from './index.ts'
+import { versionOf } from './report-version.ts'
 
 const ZoneParams = Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024 }) })
 
@@ -29,13 +30,13 @@ export const healthCheckRoutes: FastifyPluginAsyncTypebox<{ store: Store, checke
     }
   }, async (request, reply) => {
     const { zone, version } = await requestHealthCheck(store, checker, callerOf(request), request.params.zoneName)
-    reply.header('location', `/v1/zones/${encodeURIComponent(zone.name)}/healthchecks/${version}`)
+    reply.header('location', `/v1/zones/${encodeURIComponent(zone.name)}/healthchecks/${versionOf(version)}`)
     return await reply.code(202).send({ message: 'Pending' })
   })
 
   app.get('/zones/:zoneName/healthchecks/versions', {
     schema: { tags, summary: 'The versions of the zone\'s health check report kept (two at most), newest first', params: ZoneParams, response: { 200: HealthCheckVersions, '4xx': ErrorBody } }
-  }, async (request) => ({ versions: await healthCheckVersions(store, callerOf(request), request.params.zoneName) }))
+  }, async (request) => ({ versions: (await healthCheckVersions(store, callerOf(request), request.params.zoneName)).map(versionOf) }))
 
   app.get('/zones/:zoneName/healthchecks/:version', {
     schema: {
@@ -44,5 +45,8 @@ export const healthCheckRoutes: FastifyPluginAsyncTypebox<{ store: Store, checke
       params: Type.Object({ zoneName: Type.String({ minLength: 1, maxLength: 1024 }), version: Type.String({ minLength: 1, maxLength: 64 }) }),
       response: { 200: HealthCheckReport, '4xx': ErrorBody }
     }
-  }, async (request) => await readHealthCheck(store, callerOf(request), request.params.zoneName, request.params.version))
+  }, async (request) => {
+    const report = await readHealthCheck(store, callerOf(request), request.params.zoneName, request.params.version)
+    return { ...report, version: versionOf(report.version) }
+  })
 }
