@@ -111,10 +111,20 @@ ${body}
 export async function startNamed (opts: NamedOptions): Promise<Named> {
   const dir = mkdtempSync(join(tmpdir(), 'zonal-named-'))
   const port = opts.port ?? await freeDnsPort()
-  const conf = join(dir, 'named.conf')
-  writeFileSync(conf, namedConf(port, dir, opts))
   for (const [name, text] of Object.entries(opts.files ?? {})) writeFileSync(join(dir, name), text)
-  const child: ChildProcess = spawn('named', ['-g', '-4', ...(opts.debug === undefined ? [] : ['-d', String(opts.debug)]), '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] })
+  return await runNamed(dir, port, namedConf(port, dir, opts), opts.debug)
+}
+
+/**
+ * Run `named -g -4` with the configuration `conf`, written into `dir` (which `stop` removes);
+ * resolves once it logs "running". For instances whose configuration {@link namedConf} does not
+ * make (a forwarding resolver of the test's own world).
+ * @throws Error with named's log when it exits or does not start within 20 s.
+ */
+export async function runNamed (dir: string, port: number, conf: string, debug?: number): Promise<Named> {
+  const confPath = join(dir, 'named.conf')
+  writeFileSync(confPath, conf)
+  const child: ChildProcess = spawn('named', ['-g', '-4', ...(debug === undefined ? [] : ['-d', String(debug)]), '-c', confPath], { stdio: ['ignore', 'ignore', 'pipe'] })
   let text = ''
   let exited = false
   const listeners = new Set<() => void>()

@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { freeDnsPort, startNamed, type Named } from './named.ts'
+import { freeDnsPort, runNamed, startNamed, type Named } from './named.ts'
 
 /**
  * "The world outside" on loopback, for the checks that ask recursive resolvers (the dangling DNS
@@ -59,43 +58,6 @@ function zoneStatements (zones: Record<string, string>): { body: string, files: 
   return { body, files }
 }
 
-/** Start `named -g -4 -c conf` in `dir`; resolves once it logs "running". */
-async function spawnNamed (dir: string, conf: string): Promise<{ log: () => string, stop: () => Promise<void> }> {
-  const path = join(dir, 'named.conf')
-  writeFileSync(path, conf)
-  const child: ChildProcess = spawn('named', ['-g', '-4', '-c', path], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let text = ''
-  let exited = false
-  const wake = new Set<() => void>()
-  child.stderr!.on('data', (d: Buffer) => { text += d.toString(); for (const w of wake) w() })
-  child.on('exit', () => { exited = true; for (const w of wake) w() })
-  const stop = async (): Promise<void> => {
-    if (!exited) {
-      const gone = new Promise<void>(resolve => child.once('exit', () => resolve()))
-      child.kill('SIGTERM')
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-      await gone
-      clearTimeout(timer)
-    }
-  }
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => done(() => reject(new Error(`recursive named did not start:\n${text}`))), 20_000)
-      const check = (): void => {
-        if (/ running$/m.test(text)) done(resolve)
-        else if (exited) done(() => reject(new Error(`recursive named exited:\n${text}`)))
-      }
-      const done = (then: () => void): void => { clearTimeout(timer); wake.delete(check); then() }
-      wake.add(check)
-      check()
-    })
-  } catch (err) {
-    await stop()
-    throw err
-  }
-  return { log: () => text, stop }
-}
-
 /** The recursive resolver's configuration: recursion for loopback, everything forwarded to loopback ports. */
 export function recursiveConf (port: number, dir: string, authoritativePort: number, forwardZones: Record<string, number>): string {
   const ports = [authoritativePort, ...Object.values(forwardZones)]
@@ -131,7 +93,7 @@ export async function startResolverWorld (opts: ResolverWorldOptions = {}): Prom
   try {
     const port = await freeDnsPort()
     writeFileSync(join(dir, 'root.hint'), '. 3600000 IN NS a.root-servers.test.\na.root-servers.test. 3600000 IN A 127.0.0.1\n')
-    const recursive = await spawnNamed(dir, recursiveConf(port, dir, authoritative.port, opts.forwardZones ?? {}))
+    const recursive = await runNamed(dir, port, recursiveConf(port, dir, authoritative.port, opts.forwardZones ?? {}))
     return {
       authoritative,
       recursivePort: port,
@@ -140,7 +102,6 @@ export async function startResolverWorld (opts: ResolverWorldOptions = {}): Prom
       async stop () {
         await recursive.stop()
         await authoritative.stop()
-        rmSync(dir, { recursive: true, force: true })
       }
     }
   } catch (err) {
