@@ -18,6 +18,7 @@ import * as m0015 from './0015-host-volume.ts'
 import * as m0016 from './0016-analytics-partitions.ts'
 import * as m0017 from './0017-client-responses.ts'
 import * as m0018 from './0018-query-volume-months.ts'
+import * as m0021 from './0021-usage.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -41,7 +42,8 @@ const migrations: Record<string, EngineMigration> = {
   '0015-host-volume': m0015,
   '0016-analytics-partitions': m0016,
   '0017-client-responses': m0017,
-  '0018-query-volume-months': m0018
+  '0018-query-volume-months': m0018,
+  '0021-usage': m0021
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -16,6 +16,7 @@ import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
+import { SqlUsageStore, type UsageClock } from './usage.ts'
 import { SqlUserStore } from './users.ts'
 import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
@@ -42,6 +43,7 @@ interface Parts {
   readonly reportRequests: ReportRequestStore
   readonly rawQueries: RawQueryStore
   readonly clientResponses: ClientResponseStore
+  readonly usage: SqlUsageStore
 }
 
 /**
@@ -64,13 +66,15 @@ export class SqlStore implements Store {
   private readonly watchers: Watchers
   private readonly authWatchers: AuthWatchers
   private readonly analytics: AnalyticsDataStore
+  private readonly usageClock: UsageClock
 
   constructor (
     engineImpl: Engine,
     db: Kysely<Database> = engineImpl.db,
     inTransaction = false,
     watchers: Watchers = new Set(),
-    authWatchers: AuthWatchers = new Set()
+    authWatchers: AuthWatchers = new Set(),
+    usageClock: UsageClock = { now: () => new Date() }
   ) {
     this.engineImpl = engineImpl
     this.inTransaction = inTransaction
@@ -80,7 +84,11 @@ export class SqlStore implements Store {
     const touched = async (zoneId: string, announced = false): Promise<void> => {
       if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
-      else for (const w of watchers) w(zoneId)
+      else {
+        // Outside a transaction the change is committed: its usage is accounted at once.
+        await this.parts.usage.account([zoneId])
+        for (const w of watchers) w(zoneId)
+      }
     }
     const authChanged = async (): Promise<void> => {
       await engineImpl.announceAuth(db)
@@ -104,8 +112,10 @@ export class SqlStore implements Store {
       hostVolume: new SqlHostVolumeStore(db, writeTransaction, engineImpl),
       reportRequests: new SqlReportRequestStore(db),
       rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
-      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl)
+      clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
+      usage: new SqlUsageStore(db, engineImpl, usageClock)
     }
+    this.usageClock = usageClock
   }
 
   get accounts (): AccountStore { return this.current().parts.accounts }
@@ -123,6 +133,7 @@ export class SqlStore implements Store {
   get reportRequests (): ReportRequestStore { return this.current().parts.reportRequests }
   get rawQueries (): RawQueryStore { return this.current().parts.rawQueries }
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
+  get usage (): UsageStore { return this.current().parts.usage }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
@@ -140,8 +151,11 @@ export class SqlStore implements Store {
     if (current.inTransaction) return await fn(current)
     let tx: SqlStore | undefined
     const result = await this.engineImpl.transaction(async (db) => {
-      tx = new SqlStore(this.engineImpl, db, true, this.watchers, this.authWatchers)
-      return await fn(tx)
+      tx = new SqlStore(this.engineImpl, db, true, this.watchers, this.authWatchers, this.usageClock)
+      const out = await fn(tx)
+      // The usage of the zones it changed, accounted last (the account rows it locks are held the least).
+      if (tx.changedZones.size > 0) await tx.parts.usage.account(tx.changedZones)
+      return out
     })
     for (const id of tx?.changedZones ?? []) for (const w of this.watchers) w(id)
     if (tx?.changedAuth === true) for (const w of this.authWatchers) w()
