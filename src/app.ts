@@ -37,6 +37,7 @@ import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './zones/limits.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
+import { usageRoutes } from './api/routes/reports/usage.ts'
 import { systemClock, type Clock } from './util/time.ts'
 
 export interface AppDeps {
@@ -147,5 +148,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(reportRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(reportRequestRoutes, { store: deps.store, clock: deps.clock ?? systemClock, ...(deps.tasks === undefined ? {} : { tasks: deps.tasks }) })
+  await app.register(usageRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   return app
 }

@@ -178,7 +178,11 @@ export const catalog = {
   REPORT_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
   REPORT_DATES_BOTH: { status: 400, errorCode: 53005, message: 'Invalid input: give both startDate and endDate, or neither.' },
   REPORT_REPORT_TYPE: { status: 400, errorCode: 53005, message: 'Invalid input: reportType \'{0}\'; with advance=true the report type is ADVANCED_NXDOMAINS.' },
-  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' }
+  REPORT_ZONE_WILDCARD: { status: 400, errorCode: 53005, message: 'Invalid input: zoneName \'{0}\': wildcards are not supported.' },
+  USAGE_ACCOUNT: { status: 400, errorCode: 410003, message: 'accountName is not provided; You do not have access to the accountName.' },
+  USAGE_MONTH_INVALID: { status: 400, errorCode: 55003, message: 'Invalid input: month \'{0}\' is not a month name and year, such as March 2023.' },
+  USAGE_MONTH_FUTURE: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is in the future.' },
+  USAGE_MONTH_HISTORY: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is not within the last {1} months.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog
