@@ -85,8 +85,9 @@ export class SqlStore implements Store {
       if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
       else {
-        // Outside a transaction the change is committed: its usage is accounted at once.
-        await this.parts.usage.account([zoneId])
+        // Outside a transaction the change is committed: its usage is accounted at once, in a
+        // transaction of its own (the account's totals and its day's row change together).
+        await engineImpl.transaction(async (tx) => { await new SqlUsageStore(tx, engineImpl, usageClock).account([zoneId]) })
         for (const w of watchers) w(zoneId)
       }
     }

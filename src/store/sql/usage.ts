@@ -128,7 +128,9 @@ export class SqlUsageStore implements UsageStore {
       for (const c of COUNTS) d[c] += sign * counts[c]
     }
     for (const zoneId of [...new Set(zoneIds)].sort()) {
-      const before = await this.db.selectFrom('usage_zones').selectAll().where('zone_id', '=', zoneId).executeTakeFirst()
+      // Locked on PostgreSQL: two changes of one zone are accounted in turn, each against the other's result.
+      const q = this.db.selectFrom('usage_zones').selectAll().where('zone_id', '=', zoneId)
+      const before = await (this.engine.name === 'postgres' ? q.forUpdate() : q).executeTakeFirst()
       const previous: ZoneState | undefined = before === undefined || before.deleted_day !== null
         ? undefined
         : { accountId: before.account_id, name: before.name, counts: { ...countsOf(before), domains: 1 } }
