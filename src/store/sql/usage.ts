@@ -15,7 +15,6 @@ const POOL_COLUMNS: ReadonlyArray<[ZoneCountColumn, string[]]> = [
   ['tc_records', ['TC_POOLS']],
   ['dir_records', ['DIR_POOLS']]
 ]
-const POOL_KINDS = POOL_COLUMNS.flatMap(([, kinds]) => kinds)
 
 /** Deleted zones are remembered this many days (their queries' account, while `query_volume` keeps them). */
 const DELETED_ZONES_KEPT_DAYS = 430
@@ -59,11 +58,12 @@ function apiCounts (c: Counts): UsageCounts {
 }
 
 /**
- * The URL and email forwards of a zone. The service has no forwards yet (web forwards come
- * with a later issue, which counts them here): every zone has none.
+ * The URL and email forwards of the zone `zoneId` (an SQL expression: the id of the zone row
+ * read), as SQL expressions. The service has no forwards yet (web forwards come with a later
+ * issue, which counts them here): every zone has none.
  */
-async function forwardCounts (_db: Kysely<Database>, _zoneId: string): Promise<Pick<Counts, 'url_forwards' | 'email_forwards'>> {
-  return { url_forwards: 0, email_forwards: 0 }
+function forwardCounts (_zoneId: RawBuilder<unknown>): Record<'url_forwards' | 'email_forwards', RawBuilder<number>> {
+  return { url_forwards: sql<number>`0`, email_forwards: sql<number>`0` }
 }
 
 /** A zone's state as accounted before a change and as it stands after it. */
@@ -92,23 +92,29 @@ export class SqlUsageStore implements UsageStore {
     return this.engine.name === 'postgres' ? sql`greatest(${a}, ${b})` : sql`max(${a}, ${b})`
   }
 
-  private rdataCount (): RawBuilder<number> {
-    return this.engine.name === 'postgres' ? sql`json_array_length(rdata_text::json)` : sql`json_array_length(rdata_text)`
+  /**
+   * The counts of the zone row `z` as SQL select items (records, pool records through the
+   * partial index of pool rrsets, forwards), named as the count columns.
+   */
+  private zoneCounts (): RawBuilder<unknown> {
+    const length = this.engine.name === 'postgres' ? sql`json_array_length(r.rdata_text::json)` : sql`json_array_length(r.rdata_text)`
+    const pool = (kinds: string[]): RawBuilder<unknown> =>
+      sql`coalesce((select sum(${length}) from rrsets r where r.zone_id = z.id and r.kind is not null and r.kind in (${sql.join(kinds)})), 0)`
+    const forwards = forwardCounts(sql.ref('z.id'))
+    const items = ZONE_COUNTS.map(c => {
+      const pooled = POOL_COLUMNS.find(([column]) => column === c)
+      const value = c === 'records' ? sql.ref('z.record_count') : pooled !== undefined ? pool(pooled[1]) : forwards[c as 'url_forwards' | 'email_forwards']
+      return sql`${value} as ${sql.id(c)}`
+    })
+    return sql.join(items)
   }
 
-  /** The zone's counts as stored now; undefined when it no longer exists. */
+  /** The zone's counts as stored now (one statement); undefined when it no longer exists. */
   private async current (zoneId: string): Promise<ZoneState | undefined> {
-    const zone = await this.db.selectFrom('zones').select(['account_id', 'name', 'record_count']).where('id', '=', zoneId).executeTakeFirst()
+    const found = await sql<Record<string, unknown>>`select z.account_id, z.name, ${this.zoneCounts()} from zones z where z.id = ${zoneId}`.execute(this.db)
+    const zone = found.rows[0]
     if (zone === undefined) return undefined
-    const pools = await this.db.selectFrom('rrsets').select(['kind', sql<number>`coalesce(sum(${this.rdataCount()}), 0)`.as('n')])
-      .where('zone_id', '=', zoneId).where('kind', 'is not', null).where('kind', 'in', POOL_KINDS)
-      .groupBy('kind').execute()
-    const counts: Counts = { ...ZERO, domains: 1, records: toNumber(zone.record_count), ...await forwardCounts(this.db, zoneId) }
-    for (const p of pools) {
-      const column = POOL_COLUMNS.find(([, kinds]) => kinds.includes(p.kind ?? ''))?.[0]
-      if (column !== undefined) counts[column] += toNumber(p.n)
-    }
-    return { accountId: zone.account_id, name: zone.name, counts }
+    return { accountId: zone.account_id as string, name: zone.name as string, counts: { ...countsOf(zone), domains: 1 } }
   }
 
   /**
@@ -121,13 +127,15 @@ export class SqlUsageStore implements UsageStore {
    */
   async account (zoneIds: Iterable<string>): Promise<void> {
     const day = dayOf(this.clock.now())
+    const ids = [...new Set(zoneIds)].sort()
+    if (this.engine.name === 'postgres' && ids.length === 1 && await this.accountOneZone(ids[0]!, day)) return
     const deltas = new Map<string, Counts>()
     const addDelta = (accountId: string, counts: Counts, sign: 1 | -1): void => {
       let d = deltas.get(accountId)
       if (d === undefined) deltas.set(accountId, d = { ...ZERO })
       for (const c of COUNTS) d[c] += sign * counts[c]
     }
-    for (const zoneId of [...new Set(zoneIds)].sort()) {
+    for (const zoneId of ids) {
       // Locked on PostgreSQL: two changes of one zone are accounted in turn, each against the other's result.
       const q = this.db.selectFrom('usage_zones').selectAll().where('zone_id', '=', zoneId)
       const before = await (this.engine.name === 'postgres' ? q.forUpdate() : q).executeTakeFirst()
@@ -174,6 +182,56 @@ export class SqlUsageStore implements UsageStore {
         ]) as never))
         .execute()
     }
+  }
+
+  /**
+   * {@link account} of one zone on PostgreSQL in one statement (data-modifying common table
+   * expressions; the usual case: a write changes one zone, and this is one round trip more in
+   * its transaction). Resolves to false, having changed nothing, when the zone moved to
+   * another account (the general path accounts that).
+   */
+  private async accountOneZone (zoneId: string, day: string): Promise<boolean> {
+    const id = sql`${zoneId}::text`
+    const on = sql`${day}::text`
+    const list = (cols: readonly string[], prefix = ''): RawBuilder<unknown> => sql.raw(cols.map(c => `${prefix}${c}`).join(', '))
+    const deltas = ZONE_COUNTS.map(c => sql`coalesce(c.${sql.raw(c)}, 0) - coalesce(p.${sql.raw(c)}, 0) as ${sql.raw(c)}`)
+    const changed = sql.raw(COUNTS.map(c => `${c} <> 0`).join(' or '))
+    const result = await sql<{ moved: boolean }>`
+      with prev as (
+        select * from usage_zones where zone_id = ${id} and deleted_day is null for update
+      ), cur as (
+        select z.account_id, z.name, ${this.zoneCounts()} from zones z where z.id = ${id}
+      ), moved as (
+        select 1 from cur c join prev p on c.account_id <> p.account_id
+      ), d as (
+        select coalesce(c.account_id, p.account_id) as account_id,
+          (case when c.account_id is null then 0 else 1 end) - (case when p.zone_id is null then 0 else 1 end) as domains,
+          ${sql.join(deltas)}
+        from (select 1) one left join cur c on true left join prev p on true
+        where (c.account_id is not null or p.zone_id is not null) and not exists (select 1 from moved)
+      ), ch as (
+        select * from d where ${changed}
+      ), zone_now as (
+        insert into usage_zones (zone_id, account_id, name, created_day, ${list(ZONE_COUNTS)})
+        select ${id}, c.account_id, c.name, ${on}, ${list(ZONE_COUNTS, 'c.')} from cur c where exists (select 1 from ch)
+        on conflict (zone_id) do update set account_id = excluded.account_id, name = excluded.name,
+          ${sql.raw(ZONE_COUNTS.map(c => `${c} = excluded.${c}`).join(', '))}
+      ), zone_gone as (
+        update usage_zones set deleted_day = ${on} where zone_id = ${id} and deleted_day is null
+          and not exists (select 1 from cur) and exists (select 1 from ch)
+      ), totals as (
+        insert into usage_accounts (account_id, ${list(COUNTS)}) select account_id, ${list(COUNTS)} from ch
+        on conflict (account_id) do update set ${sql.raw(COUNTS.map(c => `${c} = usage_accounts.${c} + excluded.${c}`).join(', '))}
+        returning *
+      ), today as (
+        insert into usage_days (day, account_id, ${list(COUNTS)}, ${list(COUNTS, 'last_')})
+        select ${on}, t.account_id, ${sql.raw(COUNTS.map(c => `greatest(t.${c}, t.${c} - ch.${c})`).join(', '))}, ${list(COUNTS, 't.')}
+        from totals t join ch on ch.account_id = t.account_id
+        on conflict (day, account_id) do update set
+          ${sql.raw([...COUNTS.map(c => `${c} = greatest(usage_days.${c}, excluded.${c})`), ...COUNTS.map(c => `last_${c} = excluded.last_${c}`)].join(', '))}
+      )
+      select exists (select 1 from moved) as moved`.execute(this.db)
+    return result.rows[0]?.moved !== true
   }
 
   async closeDays (now: Date): Promise<string[]> {
