@@ -85,6 +85,14 @@ for (const engine of await engineCases()) {
       assert.deepEqual(await live(acme), [6, 0])
       assert.deepEqual(await live(busy), [0, 4])
     })
+    it('today\'s row comes from the account\'s totals, also after every older row is past its retention', async () => {
+      const acme = await accountId('acme')
+      now = new Date('2031-06-15T00:05:00.000Z')
+      await store.analyticsData.prune(now)
+      assert.deepEqual((await store.usage.days([acme], '2031-06-15', '2031-06-15')).map(d => d.peaks.domains), [0])
+      await store.usage.closeDays(now)
+      assert.deepEqual((await store.usage.days([acme], '2031-06-15', '2031-06-16')).map(d => d.peaks.domains), [1, 1])
+    })
   })
 
   describe(`${engine.name}: migration 0021-usage`, { skip: engine.skip }, () => {

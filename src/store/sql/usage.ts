@@ -238,16 +238,21 @@ export class SqlUsageStore implements UsageStore {
     const today = dayOf(now)
     const closed: string[] = []
     for (const day of [addDays(today, -2), addDays(today, -1), today]) {
-      // Every account with usage gets the day's row: the values after its last change before the day.
+      // Every account with usage gets the day's row: the values after its last change before the
+      // day; for today (a change today has written its row already), its totals as they stand.
       const counts = sql.join(COUNTS.map(c => sql.id(c)))
+      const insert = sql`insert into usage_days (day, account_id, ${counts}, ${sql.join(COUNTS.map(c => sql.id(`last_${c}`)))})`
+      if (day === today) {
+        await sql`${insert} select ${day}, account_id, ${counts}, ${counts} from usage_accounts
+          where ${sql.raw(COUNTS.map(c => `${c} <> 0`).join(' or '))}
+          on conflict (day, account_id) do nothing`.execute(this.db)
+        continue
+      }
       const lasts = sql.join(COUNTS.map(c => sql.ref(`u.last_${c}`)))
-      await sql`
-        insert into usage_days (day, account_id, ${counts}, ${sql.join(COUNTS.map(c => sql.id(`last_${c}`)))})
-        select ${day}, u.account_id, ${lasts}, ${lasts}
+      await sql`${insert} select ${day}, u.account_id, ${lasts}, ${lasts}
         from usage_accounts a join usage_days u on u.account_id = a.account_id
           and u.day = (select max(p.day) from usage_days p where p.account_id = a.account_id and p.day < ${day})
         on conflict (day, account_id) do nothing`.execute(this.db)
-      if (day === today) continue
       await sql`
         update usage_days set closed = 1, query_responses = coalesce((${this.queriesOf(sql.ref('usage_days.account_id'), day)}), 0)
         where day = ${day}`.execute(this.db)
