@@ -96,7 +96,7 @@ for (const engine of await engineCases()) {
   })
 
   describe(`${engine.name}: migration 0021-usage`, { skip: engine.skip }, () => {
-    it('fills the usage tables from the zones stored: today\'s row holds their counts', async () => {
+    it('fills the usage tables from the zones stored (today\'s row holds their counts) and the days of the query volume stored', async () => {
       const { db, migrator, close } = await databaseAt(engine.name, '0018-query-volume-months')
       try {
         const created = '2026-01-01T00:00:00.000Z'
@@ -117,12 +117,22 @@ for (const engine of await engineCases()) {
           rrset('rd', 'RD_POOLS', ['192.0.2.8']),
           rrset('www', null, ['192.0.2.9'])
         ] as never).execute()
+        await db.insertInto('query_volume').values([
+          { day: '2026-02-10', zone: 'a.example.', node: 'n1', rsp_total: 5 },
+          { day: '2026-02-10', zone: 'b.example.', node: 'n2', rsp_total: 2 },
+          { day: '2026-02-11', zone: 'a.example.', node: 'n1', rsp_total: 3 },
+          { day: '2026-02-11', zone: '', node: 'n1', rsp_total: 100 },
+          { day: '2026-02-11', zone: 'gone.example.', node: 'n1', rsp_total: 100 }
+        ]).execute()
         const result = await migrator.migrateTo('0021-usage')
         assert.equal(result.error, undefined)
         const today = new Date().toISOString().slice(0, 10)
-        const rows = await db.selectFrom('usage_days').selectAll().execute()
-        assert.equal(rows.length, 1)
-        const row = rows[0]!
+        const rows = await db.selectFrom('usage_days').selectAll().orderBy('day').execute()
+        // The days of the query volume stored, closed with their responses; today's row with the counts.
+        assert.deepEqual(rows.map(r => [r.day, Number(r.query_responses), Number(r.closed), Number(r.domains)]), [
+          ['2026-02-10', 7, 1, 0], ['2026-02-11', 3, 1, 0], [today, 0, 0, 2]
+        ])
+        const row = rows[2]!
         assert.equal(row.day, today)
         assert.deepEqual([row.domains, row.records, row.failover_records, row.tc_records, row.dir_records, row.last_domains, row.last_records].map(Number), [2, 12, 3, 1, 3, 2, 12])
       } finally {

@@ -19,7 +19,8 @@ const COUNTS = ['domains', ...ZONE_COUNTS] as const
  *   query responses of the account's zones that day. `day` first in the key, partitioned by
  *   month on PostgreSQL, kept 37 months (`analytics-tables.ts`).
  *
- * Filled from the zones already stored (today's row holds their counts).
+ * Filled from the zones already stored (today's row holds their counts) and from the query
+ * volume stored (each earlier day with responses closed with them; peaks were not recorded then).
  */
 export async function up (db: Kysely<any>, engine: EngineName): Promise<void> {
   let zones = db.schema.createTable('usage_zones')
@@ -62,6 +63,13 @@ export async function up (db: Kysely<any>, engine: EngineName): Promise<void> {
     select account_id, count(*), ${sql.join(ZONE_COUNTS.map(c => sql`sum(${sql.id(c)})`))}
     from usage_zones group by account_id`.execute(db)
   const today = new Date().toISOString().slice(0, 10)
+  // The days query_volume still holds, closed with their query responses (their peaks were not recorded).
+  await sql`
+    insert into usage_days (day, account_id, query_responses, closed)
+    select q.day, uz.account_id, sum(q.rsp_total), 1
+    from query_volume q join usage_zones uz on uz.name = q.zone
+    where q.day < ${today}
+    group by q.day, uz.account_id`.execute(db)
   await sql`
     insert into usage_days (day, account_id, ${sql.join(COUNTS.map(c => sql.id(c)))}, ${sql.join(COUNTS.map(c => sql.id(`last_${c}`)))})
     select ${today}, account_id, ${sql.join(COUNTS.map(c => sql.id(c)))}, ${sql.join(COUNTS.map(c => sql.id(c)))}

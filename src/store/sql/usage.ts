@@ -288,7 +288,9 @@ export class SqlUsageStore implements UsageStore {
         .where('account_id', '=', accountId).where('day', '<', from).orderBy('day', 'desc').limit(1).executeTakeFirst()
       const rows = new Map((await this.db.selectFrom('usage_days').selectAll()
         .where('account_id', '=', accountId).where('day', '>=', from).where('day', '<=', to).execute()).map(r => [r.day, r]))
-      const open = [...out.keys()].filter(d => rows.get(d)?.closed !== 1)
+      // Before its first row the account had nothing recorded (no zone yet, or before migration 0021).
+      const first = prior?.day ?? [...rows.keys()].sort()[0] ?? '9999-12-31'
+      const open = [...out.keys()].filter(d => d >= first && rows.get(d)?.closed !== 1)
       const live = open.length === 0 ? new Map<string, number>() : await this.liveQueries(accountId, open[0]!, open[open.length - 1]!)
       let carried = prior === undefined ? { ...ZERO } : countsOf(prior, 'last_')
       for (const [day, sum] of out) {
