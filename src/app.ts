@@ -38,6 +38,7 @@ import { DEFAULT_ZONE_LIMITS, type ZoneLimits } from './zones/limits.ts'
 import { rrsetRoutes } from './api/routes/rrsets/index.ts'
 import multipart from '@fastify/multipart'
 import type { Registry } from 'prom-client'
+import { usageRoutes } from './api/routes/reports/usage.ts'
 import { systemClock, type Clock } from './util/time.ts'
 import { healthCheckRoutes } from './api/routes/zones/healthchecks.ts'
 import { HealthChecker } from './health/service.ts'
@@ -165,5 +166,6 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     clock: deps.clock ?? systemClock,
     ...(deps.tasks === undefined ? {} : { tasks: deps.tasks })
   })
+  await app.register(usageRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   return app
 }

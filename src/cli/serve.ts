@@ -25,6 +25,7 @@ import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
 import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { AnalyticsRetention } from '../analytics/retention.ts'
+import { UsageDays } from '../analytics/usage-days.ts'
 import { absorbPart } from '../analytics/thread-analytics.ts'
 import type { CaptureTarget } from '../serving/dns-worker-protocol.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
@@ -147,6 +148,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   // The analytics tables' upkeep: partitions ahead and rows past their retention, now and daily.
   const retention = new AnalyticsRetention(store.analyticsData, { logger: logger.child({ part: 'analytics' }) })
   retention.start()
+  // The usage summary's days: today's row for every account, the days just ended closed; hourly.
+  const usageDays = new UsageDays(store.usage, { logger: logger.child({ part: 'usage' }) })
+  usageDays.start()
 
   // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
   // an expired zone answers SERVFAIL until a transfer succeeds.
@@ -186,6 +190,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await health.stop()
     await refresher.stop()
     await retention.stop()
+    await usageDays.stop()
     await analytics?.collector.close()
     await app.close()
     await tasks.stop()
@@ -243,6 +248,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         // What was counted since the last flush, before the database closes.
         await analytics?.close()
         await retention.stop()
+        await usageDays.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -188,7 +188,11 @@ export const catalog = {
   DANGLING_ZONE_TOO_LARGE: { status: 400, errorCode: 53005, message: 'Invalid input: zone {0} has {1} records; the dangling DNS report supports zones of at most 20,000 records.' },
   DANGLING_REPORT_NOT_FOUND: { status: 404, errorCode: 70002, message: 'Data not found: no dangling DNS report was requested for zone {0}.' },
   DANGLING_NO_RESOLVERS: { status: 500, errorCode: 33000, message: 'No recursive resolvers are configured (ZONAL_RESOLVERS); the dangling DNS scan cannot run.' },
-  DANGLING_SCAN_FAILED: { status: 500, errorCode: 33000, message: 'The dangling DNS scan failed: {0}' }
+  DANGLING_SCAN_FAILED: { status: 500, errorCode: 33000, message: 'The dangling DNS scan failed: {0}' },
+  USAGE_ACCOUNT: { status: 400, errorCode: 410003, message: 'accountName is not provided; You do not have access to the accountName.' },
+  USAGE_MONTH_INVALID: { status: 400, errorCode: 55003, message: 'Invalid input: month \'{0}\' is not a month name and year, such as March 2023.' },
+  USAGE_MONTH_FUTURE: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is in the future.' },
+  USAGE_MONTH_HISTORY: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is not within the last {1} months.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

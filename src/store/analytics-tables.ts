@@ -24,7 +24,9 @@ export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
   { name: 'response_codes', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'host_volume', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'raw_queries', keep: { days: 90 }, partitionedBy: '0016' },
-  { name: 'client_responses', keep: { days: 90 }, partitionedBy: '0017' }
+  { name: 'client_responses', keep: { days: 90 }, partitionedBy: '0017' },
+  // The usage summary's 36 months, and the month before them (the values carried into the first).
+  { name: 'usage_days', keep: { months: 37 }, partitionedBy: '0021' }
 ]
 
 /** The first day kept of a table at `now`: 'YYYY-MM-DD' (rows of earlier days are removed). */

@@ -246,6 +246,27 @@ export interface ClientResponseTable {
   responses: number
 }
 
+/** The counts of the usage summary (migration 0021): peaks per day, current totals per account. */
+export interface UsageCountColumns {
+  domains: number
+  records: number
+  failover_records: number
+  tc_records: number
+  dir_records: number
+  url_forwards: number
+  email_forwards: number
+}
+
+/** A zone's usage counts as last accounted (migration 0021), kept after its deletion. */
+export type UsageZoneTable = { zone_id: string, account_id: string, name: string, created_day: string, deleted_day: string | null } & Omit<UsageCountColumns, 'domains'>
+
+/** An account's current usage totals (migration 0021). */
+export type UsageAccountTable = { account_id: string } & UsageCountColumns
+
+/** An account's usage on a UTC day (migration 0021): peaks, values after the day's last change (`last_*`), query responses once closed. */
+export type UsageDayTable = { day: string, account_id: string, query_responses: number, closed: number } & UsageCountColumns &
+  { [K in keyof UsageCountColumns as `last_${K}`]: number }
+
 export interface Database {
   accounts: AccountTable
   users: UserTable
@@ -267,6 +288,9 @@ export interface Database {
   client_responses: ClientResponseTable
   health_checks: HealthCheckTable
   dangling_reports: DanglingReportTable
+  usage_zones: UsageZoneTable
+  usage_accounts: UsageAccountTable
+  usage_days: UsageDayTable
 }
 
 /** DNS health check reports, the two newest versions per zone (migration 0019). */

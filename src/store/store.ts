@@ -862,6 +862,52 @@ export interface HealthCheckStore {
   due (before: string, limit: number): Promise<Array<{ id: string, name: string }>>
 }
 
+/** The counts of the usage summary (spec "Usage summary record"). */
+export interface UsageCounts {
+  /** Zones of the account. */
+  domains: number
+  /** Records: rdata entries of every rrset (the zones' recordCount). */
+  records: number
+  /** Records of SiteBacker (SB) and simple failover (SF) pools. */
+  failoverRecords: number
+  /** Records of traffic controller (TC) pools. */
+  tcRecords: number
+  /** Records of directional (DIR) pools. */
+  dirRecords: number
+  urlForwards: number
+  emailForwards: number
+}
+
+/** One UTC day of usage: each count's peak over the day, and the query responses of the day. */
+export interface UsageDay {
+  day: string
+  peaks: UsageCounts
+  queryResponses: number
+}
+
+/**
+ * The usage summary's records (migration 0021, `sql/usage.ts`). Every committed change of a zone
+ * is accounted by the store itself, in the transaction that made it, to the UTC day of the
+ * usage clock: each count of the zone's account raised to the day's peak where it rises.
+ */
+export interface UsageStore {
+  /** The clock whose UTC day changes are accounted to (the system clock; tests move it). */
+  useClock (clock: () => Date): void
+  /**
+   * Close the days before `now`'s (the two before it, for counts flushed late) and open
+   * `now`'s: every account gets a row for each, carrying the values of its last change, and
+   * the closed days their query responses (from `query_volume`, the account's zones of the
+   * day). Resolves to the days closed. Idempotent; several processes may run it.
+   */
+  closeDays (now: Date): Promise<string[]>
+  /**
+   * Per day of [from, to] ('YYYY-MM-DD'), the usage of the accounts summed: peaks (a day
+   * without a change carries the values of the last one before it) and query responses (days
+   * not closed yet read from `query_volume` as they stand).
+   */
+  days (accountIds: readonly string[], from: string, to: string): Promise<UsageDay[]>
+}
+
 export interface Store {
   readonly engine: EngineName
   readonly accounts: AccountStore
@@ -881,6 +927,7 @@ export interface Store {
   readonly clientResponses: ClientResponseStore
   readonly healthChecks: HealthCheckStore
   readonly danglingReports: DanglingReportStore
+  readonly usage: UsageStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when

@@ -20,6 +20,7 @@ import * as m0017 from './0017-client-responses.ts'
 import * as m0018 from './0018-query-volume-months.ts'
 import * as m0019 from './0019-health-checks.ts'
 import * as m0020 from './0020-dangling-dns.ts'
+import * as m0021 from './0021-usage.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -45,7 +46,8 @@ const migrations: Record<string, EngineMigration> = {
   '0017-client-responses': m0017,
   '0018-query-volume-months': m0018,
   '0019-health-checks': m0019,
-  '0020-dangling-dns': m0020
+  '0020-dangling-dns': m0020,
+  '0021-usage': m0021
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

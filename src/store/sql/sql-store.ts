@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -16,6 +16,7 @@ import { SqlClientResponseStore } from './client-responses.ts'
 import { SqlRrsetStore } from './rrsets.ts'
 import { SqlTaskStore } from './tasks.ts'
 import { SqlTokenStore } from './tokens.ts'
+import { SqlUsageStore, type UsageClock } from './usage.ts'
 import { SqlUserStore } from './users.ts'
 import { SqlZoneChangeStore } from './zone-changes.ts'
 import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
@@ -46,6 +47,7 @@ interface Parts {
   readonly clientResponses: ClientResponseStore
   readonly healthChecks: HealthCheckStore
   readonly danglingReports: DanglingReportStore
+  readonly usage: SqlUsageStore
 }
 
 /**
@@ -68,13 +70,15 @@ export class SqlStore implements Store {
   private readonly watchers: Watchers
   private readonly authWatchers: AuthWatchers
   private readonly analytics: AnalyticsDataStore
+  private readonly usageClock: UsageClock
 
   constructor (
     engineImpl: Engine,
     db: Kysely<Database> = engineImpl.db,
     inTransaction = false,
     watchers: Watchers = new Set(),
-    authWatchers: AuthWatchers = new Set()
+    authWatchers: AuthWatchers = new Set(),
+    usageClock: UsageClock = { now: () => new Date() }
   ) {
     this.engineImpl = engineImpl
     this.inTransaction = inTransaction
@@ -84,7 +88,12 @@ export class SqlStore implements Store {
     const touched = async (zoneId: string, announced = false): Promise<void> => {
       if (!announced) await engineImpl.announceZone(db, zoneId)
       if (inTransaction) this.changedZones.add(zoneId)
-      else for (const w of watchers) w(zoneId)
+      else {
+        // Outside a transaction the change is committed: its usage is accounted at once, in a
+        // transaction of its own (the account's totals and its day's row change together).
+        await engineImpl.transaction(async (tx) => { await new SqlUsageStore(tx, engineImpl, usageClock).account([zoneId]) })
+        for (const w of watchers) w(zoneId)
+      }
     }
     const authChanged = async (): Promise<void> => {
       await engineImpl.announceAuth(db)
@@ -110,8 +119,10 @@ export class SqlStore implements Store {
       rawQueries: new SqlRawQueryStore(db, writeTransaction, engineImpl),
       clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
       healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction),
-      danglingReports: new SqlDanglingReportStore(db)
+      danglingReports: new SqlDanglingReportStore(db),
+      usage: new SqlUsageStore(db, engineImpl, usageClock)
     }
+    this.usageClock = usageClock
   }
 
   get accounts (): AccountStore { return this.current().parts.accounts }
@@ -131,6 +142,7 @@ export class SqlStore implements Store {
   get clientResponses (): ClientResponseStore { return this.current().parts.clientResponses }
   get healthChecks (): HealthCheckStore { return this.current().parts.healthChecks }
   get danglingReports (): DanglingReportStore { return this.current().parts.danglingReports }
+  get usage (): UsageStore { return this.current().parts.usage }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name
@@ -148,8 +160,11 @@ export class SqlStore implements Store {
     if (current.inTransaction) return await fn(current)
     let tx: SqlStore | undefined
     const result = await this.engineImpl.transaction(async (db) => {
-      tx = new SqlStore(this.engineImpl, db, true, this.watchers, this.authWatchers)
-      return await fn(tx)
+      tx = new SqlStore(this.engineImpl, db, true, this.watchers, this.authWatchers, this.usageClock)
+      const out = await fn(tx)
+      // The usage of the zones it changed, accounted last (the account rows it locks are held the least).
+      if (tx.changedZones.size > 0) await tx.parts.usage.account(tx.changedZones)
+      return out
     })
     for (const id of tx?.changedZones ?? []) for (const w of this.watchers) w(id)
     if (tx?.changedAuth === true) for (const w of this.authWatchers) w()
