@@ -1,0 +1,100 @@
+/**
+ * Traffic pools on the answer path (issue 18), in one thread: answers follow the pool's served
+ * health at once (replies cached before a change are not served after it), fixed answers are
+ * kept in the reply cache and varying ones never are, directional answers depend on the asker
+ * (source address, Client Subnet echoed with its scope), and pool addresses stay out of
+ * additional sections.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { servedPool } from '../../../src/dns/answer/pools.ts'
+import { ZoneData } from '../../../src/dns/index/zone-data.ts'
+import { ZoneIndex } from '../../../src/dns/index/zone-index.ts'
+import { handleQuery, type Client } from '../../../src/dns/server/handle-query.ts'
+import { decodeMessage } from '../../../src/dns/wire/message.ts'
+import { parseName, wireKey } from '../../../src/zone/name.ts'
+import { parseZoneText } from '../../../src/zonefile/parser.ts'
+import { ecsOption, poolProfile, poolQuery, addressesOf } from '../../helpers/pool-zone.ts'
+
+const ZONE = `$ORIGIN example.org.
+$TTL 300
+@      IN SOA ns1 hostmaster 2026010101 3600 900 604800 300
+@      IN NS  ns1
+@      IN MX  10 sf
+ns1    IN A   192.0.2.53
+sf     IN A   192.0.2.21
+tc     IN A   192.0.2.11
+tc     IN A   192.0.2.12
+dir    IN A   192.0.2.41
+dir    IN A   192.0.2.42
+`
+const origin = parseName('example.org.')
+const client = (address: string): Client => ({ transport: 'udp', address, port: 5300, family: 'IPv4' })
+
+function setup (): { index: ZoneIndex, zone: ZoneData } {
+  const { records, problems } = parseZoneText(ZONE, { origin, includes: 'refuse' })
+  assert.deepEqual(problems, [])
+  const zone = ZoneData.from(origin, 2026010101, 1, records)
+  const set = (owner: string, profile: ReturnType<typeof poolProfile>, rdata: string[]): void => {
+    const key = `${wireKey(parseName(owner))}/1`
+    const wire = rdata.map(r => new Uint8Array(r.split('.').map(Number)))
+    zone.setPool(key, servedPool(profile, key, 1, wire, origin))
+  }
+  set('sf.example.org.', poolProfile('sf.example.org.', 'SFPool', { regionFailureSensitivity: 'HIGH', monitor: { method: 'GET', url: 'http://192.0.2.200/' }, backupRecord: { rdata: '198.51.100.29' } }, ['192.0.2.21']), ['192.0.2.21'])
+  set('tc.example.org.', poolProfile('tc.example.org.', 'TCPool', { maxToLB: 1, rdataInfo: [{}, {}] }, ['192.0.2.11', '192.0.2.12']), ['192.0.2.11', '192.0.2.12'])
+  set('dir.example.org.', poolProfile('dir.example.org.', 'DirPool', {
+    rdataInfo: [{ allNonConfigured: true }, { ipInfo: { name: 'lab', ips: [{ cidr: '127.0.0.0/30' }, { cidr: '203.0.113.0/24' }] }, ttl: 60 }]
+  }, ['192.0.2.41', '192.0.2.42']), ['192.0.2.41', '192.0.2.42'])
+  const index = new ZoneIndex()
+  index.set(zone)
+  return { index, zone }
+}
+
+const ask = (index: ZoneIndex, name: string, from = '198.51.100.1', ecs?: Uint8Array) => decodeMessage(handleQuery(poolQuery(name, 'A', ecs), client(from), { index })!)
+
+describe('traffic pools on the answer path', () => {
+  it('serves a fixed pool answer from the reply cache until its health changes', () => {
+    const { index, zone } = setup()
+    assert.deepEqual(addressesOf(ask(index, 'sf.example.org.')), ['192.0.2.21'])
+    const hits = index.replies.hits
+    assert.deepEqual(addressesOf(ask(index, 'sf.example.org.')), ['192.0.2.21'])
+    assert.equal(index.replies.hits, hits + 1, 'the second answer came from the reply cache')
+    const key = `${wireKey(parseName('sf.example.org.'))}/1`
+    zone.setPool(key, { ...zone.pools.get(key)!, down: ['192.0.2.21'] })
+    assert.deepEqual(addressesOf(ask(index, 'sf.example.org.')), ['198.51.100.29'])
+    zone.setPool(key, { ...zone.pools.get(key)!, down: [] })
+    assert.deepEqual(addressesOf(ask(index, 'sf.example.org.')), ['192.0.2.21'])
+  })
+
+  it('never caches answers drawn by weight', () => {
+    const { index } = setup()
+    const seen = new Set<string>()
+    const before = index.replies.size
+    for (let i = 0; i < 200; i++) for (const a of addressesOf(ask(index, 'tc.example.org.'))) seen.add(a)
+    assert.deepEqual([...seen].sort(), ['192.0.2.11', '192.0.2.12'])
+    assert.equal(index.replies.size, before)
+  })
+
+  it('answers a directional pool by source address or Client Subnet, with the record\'s own TTL, never from the cache', () => {
+    const { index } = setup()
+    for (let i = 0; i < 3; i++) {
+      const lab = ask(index, 'dir.example.org.', '127.0.0.2')
+      assert.deepEqual(addressesOf(lab), ['192.0.2.42'])
+      assert.equal(lab.answers[0]!.ttl, 60)
+      const other = ask(index, 'dir.example.org.')
+      assert.deepEqual(addressesOf(other), ['192.0.2.41'])
+      assert.equal(other.answers[0]!.ttl, 300)
+      const viaEcs = ask(index, 'dir.example.org.', '198.51.100.1', ecsOption('203.0.113.0', 24))
+      assert.deepEqual(addressesOf(viaEcs), ['192.0.2.42'])
+      assert.deepEqual([...viaEcs.edns!.options[0]!.data], [0, 1, 24, 24, 203, 0, 113])
+    }
+    assert.equal(index.replies.entriesOf(index.find(origin)!), 0)
+  })
+
+  it('leaves pool addresses out of the additional section', () => {
+    const { index } = setup()
+    const mx = decodeMessage(handleQuery(poolQuery('example.org.', 'MX'), client('198.51.100.1'), { index })!)
+    assert.equal(mx.answers.length, 1)
+    assert.deepEqual(mx.additional, [])
+  })
+})
