@@ -12,6 +12,7 @@ import type { PoolRecordHealth } from '../../src/zone/pools/health.ts'
 import { addressesOf, askFrom, poolQuery, storePoolZone, trafficPools } from '../helpers/pool-zone.ts'
 import { eventually } from '../helpers/named.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
+import { storeZone } from '../helpers/stored-zones.ts'
 
 /** Questions asked per check, each from its own socket (so the kernel spreads them over the workers). */
 const ASKS = 8
@@ -99,5 +100,31 @@ for (const workers of [2, 0]) {
       await health('sf.example.org.', {})
       await expectAll('sf.example.org.', ['192.0.2.21'])
     })
+
+    it('gives an alias of the zone the same health under its own name', async () => {
+      await storeZone(t.service.store, 'default', 'example.net.', '', { type: 'ALIAS', originalZoneId: zoneId })
+      await eventually(async () => t.service.dns.index.find(parseName('example.net.')) !== undefined, 10_000, 'alias loaded')
+      await t.service.dns.settled()
+      await expectAll('slb.example.net.', ['192.0.2.31'])
+      await health('slb.example.org.', { '192.0.2.31': 'DOWN' })
+      await expectAll('slb.example.net.', ['192.0.2.32'])
+      await expectAll('slb.example.org.', ['192.0.2.32'])
+      await health('slb.example.org.', {})
+      await expectAll('slb.example.net.', ['192.0.2.31'])
+    })
+
+    if (workers > 0) {
+      it('starts a worker that dies again with the pools\' current health', async () => {
+        await health('sb.example.org.', { '192.0.2.1': 'DOWN' })
+        const w = t.service.dns.workers!
+        const before = w.threadIds()
+        await w.terminate(0)
+        await eventually(async () => w.listening() === workers && w.threadIds()[0] !== before[0], 20_000, 'worker 0 restarted')
+        await t.service.dns.settled()
+        await expectAll('sb.example.org.', ['192.0.2.2'])
+        await health('sb.example.org.', {})
+        await expectAll('sb.example.org.', ['192.0.2.1'])
+      })
+    }
   })
 }
