@@ -44,7 +44,8 @@ const LOWERED = Buffer.alloc(260)
  * The question's octets as sent of the usual query (one question with an uncompressed name, no
  * answer or authority records, at most an OPT record without options that matter): name as
  * spelled, type and class, then the EDNS state and the largest reply the client takes.
- * Options (a Client Subnet, cookies) do not change the answer: the full path ignores them too.
+ * Options (a Client Subnet, cookies) do not change a cached answer: only directional pools
+ * answer by the Client Subnet, and their answers are never cached.
  * Undefined for any other request, which is never answered from the cache. For a name without
  * upper-case letters this is its reply-cache key (see {@link loweredKey}).
  */

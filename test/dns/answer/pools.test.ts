@@ -98,3 +98,29 @@ describe('traffic pools on the answer path', () => {
     assert.deepEqual(mx.additional, [])
   })
 })
+
+describe('hostile Client Subnet options', () => {
+  it('answers every random option payload at a directional pool with NOERROR and a record, never an exception', () => {
+    const { index } = setup()
+    let seed = 7
+    const random = (): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0
+      return seed >>> 8
+    }
+    for (let i = 0; i < 2000; i++) {
+      const data = new Uint8Array(random() % 24)
+      for (let j = 0; j < data.length; j++) data[j] = random() & 0xff
+      // Most are malformed; some are families 1 and 2 with plausible prefixes.
+      if (i % 3 === 0 && data.length >= 4) {
+        data[0] = 0
+        data[1] = 1 + (i % 2)
+        data[2] = random() % 140
+      }
+      const reply = handleQuery(poolQuery('dir.example.org.', 'A', data), client('198.51.100.1'), { index })
+      assert.ok(reply !== undefined)
+      const m = decodeMessage(reply)
+      assert.equal(m.rcode, 0)
+      assert.equal(addressesOf(m).length, 1)
+    }
+  })
+})
