@@ -101,6 +101,29 @@ for (const workers of [2, 0]) {
       await expectAll('sf.example.org.', ['192.0.2.21'])
     })
 
+    it('answers by a profile changed through the API, and as plain records once the profile is gone', async () => {
+      const login = await t.service.app.inject({ method: 'POST', url: '/v1/authorization/token', payload: 'grant_type=password&username=admin&password=admin%20password', headers: { 'content-type': 'application/x-www-form-urlencoded' } })
+      const token = (JSON.parse(login.body) as { accessToken: string }).accessToken
+      const put = async (body: unknown) => await t.service.app.inject({ method: 'PUT', url: '/v1/zones/example.org./rrsets/A/sb', payload: body as object, headers: { authorization: `Bearer ${token}` } })
+      const rdata = ['192.0.2.1', '192.0.2.2', '192.0.2.3']
+      const profile = { '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', order: 'FIXED', maxActive: 1, rdataInfo: [{ priority: 3 }, { priority: 1 }, { priority: 2 }], backupRecords: [{ rdata: '198.51.100.9' }] }
+      let res = await put({ ttl: 300, rdata, profile })
+      assert.equal(res.statusCode, 200, res.body)
+      await t.service.dns.settled()
+      await expectAll('sb.example.org.', ['192.0.2.2'])
+      await health('sb.example.org.', { '192.0.2.2': 'DOWN' })
+      await expectAll('sb.example.org.', ['192.0.2.3'])
+      await health('sb.example.org.', {})
+      res = await put({ ttl: 300, rdata })
+      assert.equal(res.statusCode, 200, res.body)
+      await t.service.dns.settled()
+      await expectAll('sb.example.org.', rdata)
+      res = await put({ ttl: 300, rdata, profile: { ...profile, rdataInfo: [{ priority: 1 }, { priority: 2 }, { priority: 3 }] } })
+      assert.equal(res.statusCode, 200, res.body)
+      await t.service.dns.settled()
+      await expectAll('sb.example.org.', ['192.0.2.1'])
+    })
+
     it('gives an alias of the zone the same health under its own name', async () => {
       await storeZone(t.service.store, 'default', 'example.net.', '', { type: 'ALIAS', originalZoneId: zoneId })
       await eventually(async () => t.service.dns.index.find(parseName('example.net.')) !== undefined, 10_000, 'alias loaded')

@@ -27,6 +27,8 @@ tc     IN A   192.0.2.11
 tc     IN A   192.0.2.12
 dir    IN A   192.0.2.41
 dir    IN A   192.0.2.42
+cn     IN CNAME ns1
+cn     IN CNAME mail.example.net.
 `
 const origin = parseName('example.org.')
 const client = (address: string): Client => ({ transport: 'udp', address, port: 5300, family: 'IPv4' })
@@ -45,6 +47,10 @@ function setup (): { index: ZoneIndex, zone: ZoneData } {
   set('dir.example.org.', poolProfile('dir.example.org.', 'DirPool', {
     rdataInfo: [{ allNonConfigured: true }, { ipInfo: { name: 'lab', ips: [{ cidr: '127.0.0.0/30' }, { cidr: '203.0.113.0/24' }] }, ttl: 60 }]
   }, ['192.0.2.41', '192.0.2.42']), ['192.0.2.41', '192.0.2.42'])
+  const cnKey = `${wireKey(parseName('cn.example.org.'))}/5`
+  zone.setPool(cnKey, servedPool(poolProfile('cn.example.org.', 'DirPool', {
+    rdataInfo: [{ ipInfo: { name: 'lab', ips: [{ address: '127.0.0.2' }] } }, { allNonConfigured: true }]
+  }, ['ns1.example.org.', 'mail.example.net.'], 'CNAME'), cnKey, 5, [parseName('ns1.example.org.'), parseName('mail.example.net.')], origin))
   const index = new ZoneIndex()
   index.set(zone)
   return { index, zone }
@@ -96,6 +102,21 @@ describe('traffic pools on the answer path', () => {
     const mx = decodeMessage(handleQuery(poolQuery('example.org.', 'MX'), client('198.51.100.1'), { index })!)
     assert.equal(mx.answers.length, 1)
     assert.deepEqual(mx.additional, [])
+  })
+})
+
+describe('directional CNAME pools', () => {
+  it('follows the link the client is given, and keeps no reply', () => {
+    const { index } = setup()
+    for (let i = 0; i < 3; i++) {
+      const lab = ask(index, 'cn.example.org.', '127.0.0.2')
+      assert.deepEqual(lab.answers.map(a => a.type), [5, 1])
+      assert.deepEqual(addressesOf(lab), ['192.0.2.53'])
+      const other = ask(index, 'cn.example.org.')
+      assert.deepEqual(other.answers.map(a => a.type), [5])
+      assert.deepEqual(other.answers[0]!.rdata, parseName('mail.example.net.'))
+    }
+    assert.equal(index.replies.entriesOf(index.find(origin)!), 0)
   })
 })
 
