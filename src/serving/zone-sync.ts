@@ -296,7 +296,7 @@ export class ZoneSync {
           const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
           // The rrsets added to, and the pools removed from (a removal leaves a plain rrset as it was).
           const poolsRemoved = data.pools.size === 0 ? [] : s.removed.filter(r => known.data.poolOf(rename(r).owner, r.type) !== undefined)
-          const touched = await this.rrsetsOf(source.id, sourceOrigin, [...poolsRemoved, ...s.added])
+          const touched = await this.rrsetsOf(source.id, origin, rename, [...poolsRemoved, ...s.added])
           const given = new Map<string, ServedRrset['order']>()
           data.apply(step, z.version, (owner, type) => {
             const order = touched.get(`${wireKey(renameUnder(owner, origin, sourceOrigin))}/${type}`)?.order
@@ -366,16 +366,18 @@ export class ZoneSync {
 
   /**
    * The rrsets a step touches as stored now (by source owner key and type): their RD pool order
-   * and their traffic pool, with its health.
+   * and their traffic pool, with its health; a pool's records moved under the served `origin`
+   * (`rename`: an alias's names in rdata, such as a directional CNAME pool's targets).
    */
-  private async rrsetsOf (zoneId: string, origin: WireName, records: readonly ZoneRecord[]): Promise<Map<string, { owner: WireName, type: number, order: ServedRrset['order'], pool: ServedPool | undefined }>> {
+  private async rrsetsOf (zoneId: string, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord, records: readonly ZoneRecord[]): Promise<Map<string, { owner: WireName, type: number, order: ServedRrset['order'], pool: ServedPool | undefined }>> {
     const out = new Map<string, { owner: WireName, type: number, order: ServedRrset['order'], pool: ServedPool | undefined }>()
     for (const r of records) {
       const key = `${wireKey(r.owner)}/${r.type}`
       if (out.has(key)) continue
       const rrset = await this.store.rrsets.get(zoneId, canonicalSortKey(r.owner), r.type)
       const profile = rrset?.profile ?? null
-      const pool = rrset === undefined ? undefined : servedPool(profile, key, r.type, rrset.rdata, origin, this.opts.poolHealth?.(zoneId, key))
+      const rdata = rrset?.rdata.map(d => rename({ owner: r.owner, type: r.type, ttl: rrset.ttl, rdata: d }).rdata)
+      const pool = rdata === undefined ? undefined : servedPool(profile, key, r.type, rdata, origin, this.opts.poolHealth?.(zoneId, key))
       out.set(key, { owner: r.owner, type: r.type, order: poolOrder(profile), pool })
     }
     return out
@@ -410,7 +412,8 @@ export class ZoneSync {
         if (!alias) data.addRrset(owner, rrset.type, rrset.ttl, rrset.rdata, order)
         else for (const rdata of rrset.rdata) data.add(rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata }), order)
         const sourceKey = `${wireKey(owner)}/${rrset.type}`
-        const pool = servedPool(rrset.profile, sourceKey, rrset.type, rrset.rdata, sourceOrigin, this.opts.poolHealth?.(source.id, sourceKey))
+        const rdata = alias ? rrset.rdata.map(d => rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata: d }).rdata) : rrset.rdata
+        const pool = servedPool(rrset.profile, sourceKey, rrset.type, rdata, origin, this.opts.poolHealth?.(source.id, sourceKey))
         if (pool !== undefined) {
           data.pools.set(alias ? `${wireKey(renameUnder(owner, sourceOrigin, origin))}/${rrset.type}` : sourceKey, pool)
           this.opts.onPool?.(pool)

@@ -27,6 +27,8 @@ sf     IN A   192.0.2.21
 slb    IN A   192.0.2.31
 slb    IN A   192.0.2.32
 plain  IN A   192.0.2.99
+cn     IN CNAME ns1
+cn     IN CNAME mail.example.net.
 `
 
 const ctx = (schema: string): string => `http://schemas.ultradns.com/${schema}.jsonschema`
@@ -52,7 +54,10 @@ export function trafficPools (): Record<string, PoolProfile> {
     }, ['192.0.2.21']),
     'slb.example.org./1': poolProfile('slb.example.org.', 'SLBPool', {
       responseMethod: 'PRIORITY_HUNT', monitor: MONITOR, allFailRecord: { rdata: '198.51.100.39' }, rdataInfo: [{}, {}]
-    }, ['192.0.2.31', '192.0.2.32'])
+    }, ['192.0.2.31', '192.0.2.32']),
+    'cn.example.org./5': poolProfile('cn.example.org.', 'DirPool', {
+      rdataInfo: [{ ipInfo: { name: 'lab', ips: [{ address: '127.0.0.2' }] } }, { allNonConfigured: true }]
+    }, ['ns1.example.org.', 'mail.example.net.'], 'CNAME')
   }
 }
 

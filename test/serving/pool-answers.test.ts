@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { parseName } from '../../src/zone/name.ts'
+import { nameToString, parseName } from '../../src/zone/name.ts'
 import type { PoolRecordHealth } from '../../src/zone/pools/health.ts'
 import { addressesOf, askFrom, poolQuery, storePoolZone, trafficPools } from '../helpers/pool-zone.ts'
 import { eventually } from '../helpers/named.ts'
@@ -134,6 +134,12 @@ for (const workers of [2, 0]) {
       await expectAll('slb.example.org.', ['192.0.2.32'])
       await health('slb.example.org.', {})
       await expectAll('slb.example.net.', ['192.0.2.31'])
+      // A directional CNAME pool's targets in the zone are the alias's names.
+      const lab = await askFrom(t.service.dns.port, poolQuery('cn.example.net.'), '127.0.0.2')
+      assert.deepEqual(lab.answers.map(a => nameToString(a.rdata.length === 4 ? a.name : a.rdata)), ['ns1.example.net.', 'ns1.example.net.'])
+      assert.deepEqual(addressesOf(lab), ['192.0.2.53'])
+      const other = await askFrom(t.service.dns.port, poolQuery('cn.example.net.'))
+      assert.deepEqual(other.answers.map(a => nameToString(a.rdata)), ['mail.example.net.'])
     })
 
     if (workers > 0) {
