@@ -177,6 +177,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       logger: logger.child({ part: 'dns' }),
       secrets: new SecretBox(config.secretKey),
       ...(analytics === undefined ? {} : { capture: analytics.capture }),
+      geoip: config.geoipDatabases === 'shipped' ? shippedDatabases() : config.geoipDatabases,
       onNotify: (zone) => {
         const id = dnsRef?.sync.zoneIdOf(zone)
         if (id !== undefined) refresher.request(id)

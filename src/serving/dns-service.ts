@@ -9,12 +9,17 @@ import type { SecretBox } from '../auth/secrets.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { sendNotify } from '../dns/notify/sender.ts'
 import type { ZoneData } from '../dns/index/zone-data.ts'
-import { nameToString } from '../zone/name.ts'
 import { isIPv6 } from 'node:net'
 import type { Store } from '../store/store.ts'
 import { ZoneSync, type SyncLogger, type ZoneFeed } from './zone-sync.ts'
 import { DnsBindError, DnsWorkers } from './dns-workers.ts'
 import { loadUdpBatch } from '../dns/server/udp-batch.ts'
+import { sameDown, setGeoLocator, type ServedPool } from '../dns/answer/pools.ts'
+import { compileDir } from '../zone/pools/dir-match.ts'
+import type { PoolRecordStates } from '../zone/pools/health.ts'
+import { nameEquals, nameToString, parseName, wireKey } from '../zone/name.ts'
+import { renameUnder } from '../zone/rename.ts'
+import { geoLocator, readGeoDatabases } from './geo-locator.ts'
 
 export interface DnsService {
   /** The main thread's index (the zone sync's); DNS workers each hold a copy that follows it. */
@@ -33,6 +38,12 @@ export interface DnsService {
   settled (): Promise<void>
   /** Resolves once the queries answered so far have reached `capture` (workers hand theirs over). */
   flushCapture (): Promise<void>
+  /**
+   * The health of one pool's records as probes judged it (`traffic/`): the pool answers by it at
+   * once, in every DNS thread (its zone's cached replies dropped), and keeps it across reloads.
+   * A record not in `states.health` counts as UP. Nothing is read from the database.
+   */
+  setPoolHealth (states: PoolRecordStates): void
   close (): Promise<void>
 }
 
@@ -62,6 +73,12 @@ export interface DnsServiceOptions {
    * else through `node:dgram` (logged once); false always uses `node:dgram`. Default true.
    */
   udpBatch?: boolean
+  /**
+   * MMDB files (`ZONAL_GEOIP_DB`) that place the clients of directional pools' geo groups; read
+   * into memory shared by every DNS thread when the first such pool is served. None: geo groups
+   * match nobody (IP groups and the default record still answer).
+   */
+  geoip?: readonly string[]
 }
 
 /** Tries at a port free everywhere when the workers bind port 0's pick and lose it meanwhile. */
@@ -144,16 +161,40 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     zoneServed: data => feedTo?.zoneServed(data),
     zoneApplied: (data, steps) => feedTo?.zoneApplied(data, steps),
     zoneSettings: data => feedTo?.zoneSettings(data),
-    zoneDropped: origin => feedTo?.zoneDropped(origin)
+    zoneDropped: origin => feedTo?.zoneDropped(origin),
+    zonePool: (data, key, pool) => feedTo?.zonePool(data, key, pool)
   }
-  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, { onSerialChange: notifyZone, ...(count > 0 ? { feed } : {}) })
+  // Pool health by zone id and `wireKey(owner)/type`: the records judged DOWN (sorted).
+  const poolHealth = new Map<string, Map<string, string[]>>()
+  // The GeoIP databases, read once the first directional pool with geo groups is served.
+  let geoDatabases: SharedArrayBuffer[] | undefined
+  let geoReading: Promise<void> | undefined
+  const onPool = (pool: ServedPool): void => {
+    const files = opts.geoip ?? []
+    if (geoReading !== undefined || files.length === 0 || pool.profile.kind !== 'DIR_POOLS' || !compileDir(pool.profile).usesGeo) return
+    geoReading = readGeoDatabases(files).then((databases) => {
+      geoDatabases = databases
+      setGeoLocator(geoLocator(databases))
+      feedTo?.geoDatabases(databases)
+      opts.logger.info({ files, bytes: databases.reduce((n, d) => n + d.byteLength, 0) }, 'GeoIP databases read for directional pools')
+    }, (err: unknown) => opts.logger.error({ err, files }, 'GeoIP databases could not be read: directional pools place no client by country'))
+  }
+  const sync = new ZoneSync(store, index, opts.logger, opts.secrets, {
+    onSerialChange: notifyZone,
+    ...(count > 0 ? { feed } : {}),
+    poolHealth: (zoneId, key) => poolHealth.get(zoneId)?.get(key) ?? [],
+    onPool
+  })
   let started: Promise<void> | undefined
   if (count > 0) {
     started = sync.start()
     // Its failure is reported through `loaded`, or not at all when the workers fail first.
     started.catch(() => {})
     try {
-      workers = await startWorkers({ ...opts, udpBatch }, count, index, (w) => { feedTo = w })
+      workers = await startWorkers({ ...opts, udpBatch }, count, index, (w) => {
+        feedTo = w
+        if (geoDatabases !== undefined) w.geoDatabases(geoDatabases)
+      })
     } catch (err) {
       await sync.stop()
       throw err
@@ -168,6 +209,7 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
   const port = listeners?.port ?? workers!.port
   const settled = async (): Promise<void> => {
     await sync.settled()
+    await geoReading
     await workers?.settled()
   }
   const loaded = started.then(settled)
@@ -182,6 +224,25 @@ export async function startDns (store: Store, opts: DnsServiceOptions): Promise<
     settled,
     async flushCapture () {
       await workers?.flushCapture()
+    },
+    setPoolHealth (states) {
+      const owner = parseName(states.owner)
+      const key = `${wireKey(owner)}/${states.type}`
+      const down = [...states.health].filter(([, h]) => h === 'DOWN').map(([rdata]) => rdata).sort()
+      const byKey = poolHealth.get(states.zoneId) ?? new Map<string, string[]>()
+      if (down.length > 0) byKey.set(key, down)
+      else byKey.delete(key)
+      if (byKey.size > 0) poolHealth.set(states.zoneId, byKey)
+      else poolHealth.delete(states.zoneId)
+      // The zone and its aliases, each under its own origin.
+      for (const { data, sourceOrigin } of sync.servedFrom(states.zoneId)) {
+        const servedKey = nameEquals(data.origin, sourceOrigin) ? key : `${wireKey(renameUnder(owner, sourceOrigin, data.origin))}/${states.type}`
+        const pool = data.pools.get(servedKey)
+        if (pool === undefined || sameDown(pool.down, down)) continue
+        const next: ServedPool = { profile: pool.profile, text: pool.text, wire: pool.wire, records: pool.records, down, key: pool.key }
+        data.setPool(servedKey, next)
+        feedTo?.zonePool(data, servedKey, next)
+      }
     },
     async close () {
       stopping.abort()

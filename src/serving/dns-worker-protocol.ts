@@ -6,6 +6,7 @@ import type { RateLimitOptions } from '../dns/server/rate-limiter.ts'
 import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
 import type { AppliedStep } from './zone-sync.ts'
+import type { ServedPool } from '../dns/answer/pools.ts'
 
 /**
  * What the main thread and the DNS worker threads say to each other (structured clone). The
@@ -33,6 +34,8 @@ export interface DnsWorkerConfig {
   rotation: SharedArrayBuffer
   /** UDP through the batched socket when its addon loads (else `node:dgram`). */
   udpBatch: boolean
+  /** The GeoIP databases directional pools place clients with, when already read (shared memory). */
+  geo?: SharedArrayBuffer[]
 }
 
 /**
@@ -48,7 +51,11 @@ export interface CaptureTarget extends QueryCapture {
 /** The change feed and the stop request, main thread to worker. */
 export type ToWorker =
   | { type: 'served', seq: number, zone: ZoneSnapshot }
-  | { type: 'applied', seq: number, origin: WireName, steps: { step: JournalStep, orders: AppliedStep['orders'] }[], settings: ZoneServedSettings }
+  | { type: 'applied', seq: number, origin: WireName, steps: { step: JournalStep, orders: AppliedStep['orders'], pools: AppliedStep['pools'] }[], settings: ZoneServedSettings }
+  /** A traffic pool's health changed: serve the rrset `key` (`wireKey(owner)/type`) as `pool`. */
+  | { type: 'pool', seq: number, origin: WireName, key: string, pool: ServedPool }
+  /** Place directional pools' clients with these GeoIP databases (shared memory, read once). */
+  | { type: 'geo', seq: number, databases: SharedArrayBuffer[] }
   | { type: 'settings', seq: number, origin: WireName, settings: ZoneServedSettings }
   | { type: 'dropped', seq: number, origin: WireName }
   /** Nothing to apply: acknowledge (after the zones a worker is started with). */

@@ -9,6 +9,8 @@ import { ResponseRateLimiter } from '../dns/server/rate-limiter.ts'
 import { TcpClientCounts } from '../dns/server/tcp-clients.ts'
 import { transferHandler } from '../dns/server/transfer-handler.ts'
 import { shareRotation } from '../dns/answer/rotation.ts'
+import { setGeoLocator } from '../dns/answer/pools.ts'
+import { geoLocator } from './geo-locator.ts'
 import { wireKey } from '../zone/name.ts'
 import type { DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 
@@ -25,6 +27,7 @@ const config = workerData as DnsWorkerConfig
 const post = (message: FromWorker): void => port.postMessage(message)
 
 shareRotation(config.rotation)
+if (config.geo !== undefined) setGeoLocator(geoLocator(config.geo))
 const index = new ZoneIndex()
 /** How often what the analytics counted goes to the main thread; the host counts every fifth time. */
 const HAND_OVER_MS = 1000
@@ -58,9 +61,10 @@ function follow (message: ToWorker): void {
     case 'applied': {
       const zone = index.get(message.origin)
       if (zone !== undefined) {
-        for (const { step, orders } of message.steps) {
+        for (const { step, orders, pools } of message.steps) {
           const byKey = new Map(orders)
           zone.apply(step, message.settings.version, (owner, type) => byKey.get(`${wireKey(owner)}/${type}`))
+          for (const [key, pool] of pools) zone.setPool(key, pool ?? undefined)
         }
         zone.applySettings(message.settings)
       }
@@ -68,6 +72,12 @@ function follow (message: ToWorker): void {
     }
     case 'settings':
       index.get(message.origin)?.applySettings(message.settings)
+      break
+    case 'pool':
+      index.get(message.origin)?.setPool(message.key, message.pool)
+      break
+    case 'geo':
+      setGeoLocator(geoLocator(message.databases))
       break
     case 'dropped':
       index.delete(message.origin)

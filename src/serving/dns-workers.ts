@@ -9,6 +9,7 @@ import type { TcpLimits } from '../dns/server/tcp-pool.ts'
 import type { WireName } from '../zone/name.ts'
 import type { CaptureTarget, DnsWorkerConfig, FromWorker, ToWorker } from './dns-worker-protocol.ts'
 import type { AppliedStep, ZoneFeed } from './zone-sync.ts'
+import type { ServedPool } from '../dns/answer/pools.ts'
 
 export interface DnsWorkersOptions {
   count: number
@@ -87,6 +88,8 @@ export class DnsWorkers implements ZoneFeed {
   private readonly rotation = rotationBuffer()
   /** Per-client TCP connection counts, a region for each worker (restarted ones reuse theirs). */
   private readonly tcpClients: SharedArrayBuffer
+  /** The GeoIP databases directional pools use, once read (a restarted worker gets them too). */
+  private geo: SharedArrayBuffer[] | undefined
 
   constructor (opts: DnsWorkersOptions) {
     this.opts = opts
@@ -172,6 +175,16 @@ export class DnsWorkers implements ZoneFeed {
     this.broadcast(seq => ({ type: 'dropped', seq, origin }))
   }
 
+  zonePool (data: ZoneData, key: string, pool: ServedPool): void {
+    this.broadcast(seq => ({ type: 'pool', seq, origin: data.origin, key, pool }))
+  }
+
+  /** Every worker places directional pools' clients with these databases from now on. */
+  geoDatabases (databases: SharedArrayBuffer[]): void {
+    this.geo = databases
+    this.broadcast(seq => ({ type: 'geo', seq, databases }))
+  }
+
   async close (): Promise<void> {
     this.closing = true
     for (const t of this.restarts) clearTimeout(t)
@@ -224,7 +237,8 @@ export class DnsWorkers implements ZoneFeed {
       ...(this.opts.rateLimit === undefined ? {} : { rateLimit: this.opts.rateLimit }),
       ...(this.opts.capture === undefined ? {} : { analytics: { node: this.opts.node, ...this.opts.capture.limits } }),
       rotation: this.rotation,
-      udpBatch: this.opts.udpBatch ?? true
+      udpBatch: this.opts.udpBatch ?? true,
+      ...(this.geo === undefined ? {} : { geo: this.geo })
     }
     const worker = new Worker(new URL('./dns-worker-start.ts', import.meta.url), { workerData: config, name: `dns-${i}` })
     const slot: Slot = { index: i, worker, synced: -1, started: Date.now(), failures, listening: false }

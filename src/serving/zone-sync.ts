@@ -12,6 +12,7 @@ import { parseIp } from '../zone/ip.ts'
 import { endpointTarget, type ZoneSettings } from '../zone/settings.ts'
 import { tsigKeyOf } from '../zones/tsig-key.ts'
 import { RRType } from '../zone/rrtype.ts'
+import { sameDown, servedPool, type ServedPool } from '../dns/answer/pools.ts'
 
 /** The answer order of an RD pool profile, if the rrset is one. */
 function poolOrder (profile: PoolProfile | null): ServedRrset['order'] {
@@ -41,6 +42,13 @@ export interface ZoneSyncOptions {
   onSerialChange?: (zone: ZoneData, version: ZoneVersion) => void
   /** Told of every change made to the index, in order (the DNS worker threads follow it). */
   feed?: ZoneFeed
+  /**
+   * The records judged DOWN of a pool rrset (presentation rdata), by the id of the zone that
+   * holds it and `wireKey(owner)/type`: a pool loaded or changed is served with its health.
+   */
+  poolHealth?: (zoneId: string, key: string) => readonly string[]
+  /** Told of every traffic pool served anew (the service opens the GeoIP database for directional ones). */
+  onPool?: (pool: ServedPool) => void
 }
 
 /** One serial step applied in place, with the pool order of each rrset it adds to. */
@@ -48,6 +56,8 @@ export interface AppliedStep {
   step: JournalStep
   /** `wireKey(owner)/type` of each rrset the step adds to, with its order (none for plain rrsets). */
   orders: [string, ServedRrset['order']][]
+  /** `wireKey(owner)/type` of each rrset the step touches, with its traffic pool (null: none). */
+  pools: [string, ServedPool | null][]
 }
 
 /**
@@ -60,6 +70,8 @@ export interface ZoneFeed {
   zoneApplied (data: ZoneData, steps: AppliedStep[]): void
   zoneSettings (data: ZoneData): void
   zoneDropped (origin: WireName): void
+  /** A traffic pool's health changed (`key`: `wireKey(owner)/type`). */
+  zonePool (data: ZoneData, key: string, pool: ServedPool): void
 }
 
 /** What is served of one zone, and from which versions. */
@@ -68,6 +80,10 @@ interface Served {
   /** The aliased primary's version (0 for other zones). */
   originalVersion: number
   data: ZoneData
+  /** The zone whose records are served: the zone itself, or an alias's primary. */
+  sourceId: string
+  /** The name of that zone's origin (the alias's primary's for an alias). */
+  sourceOrigin: WireName
 }
 
 /** Rrsets read per query when a zone is loaded whole. */
@@ -275,16 +291,27 @@ export class ZoneSync {
       const steps = from === source.version ? [] : (await this.store.zoneChanges.since(source.id, from, JOURNAL_STEPS + 1)).filter(s => s.version <= source.version)
       if (chains(steps, known.data.serial, source.serial)) {
         data = known.data
+        const sourceOrigin = parseName(source.name)
         for (const s of steps) {
           const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
-          const orders = await this.ordersOf(source.id, s.added)
+          // The rrsets added to, and the pools removed from (a removal leaves a plain rrset as it was).
+          const poolsRemoved = data.pools.size === 0 ? [] : s.removed.filter(r => known.data.poolOf(rename(r).owner, r.type) !== undefined)
+          const touched = await this.rrsetsOf(source.id, origin, rename, [...poolsRemoved, ...s.added])
           const given = new Map<string, ServedRrset['order']>()
           data.apply(step, z.version, (owner, type) => {
-            const order = orders.get(`${wireKey(renameUnder(owner, origin, parseName(source.name)))}/${type}`)
+            const order = touched.get(`${wireKey(renameUnder(owner, origin, sourceOrigin))}/${type}`)?.order
             given.set(`${wireKey(owner)}/${type}`, order)
             return order
           })
-          applied.push({ step, orders: [...given] })
+          const pools: [string, ServedPool | null][] = []
+          for (const { owner, type, pool } of touched.values()) {
+            const servedKey = `${wireKey(alias ? renameUnder(owner, sourceOrigin, origin) : owner)}/${type}`
+            if (pool === undefined && !data.pools.has(servedKey)) continue
+            data.setPool(servedKey, pool)
+            pools.push([servedKey, pool ?? null])
+            if (pool !== undefined) this.opts.onPool?.(pool)
+          }
+          applied.push({ step, orders: [...given], pools })
         }
         data.version = z.version
       }
@@ -319,7 +346,15 @@ export class ZoneSync {
       if (applied.length > 0) this.opts.feed?.zoneApplied(data, applied)
       else this.opts.feed?.zoneSettings(data)
     }
-    this.served.set(z.id, { version: z.version, originalVersion, data })
+    this.served.set(z.id, { version: z.version, originalVersion, data, sourceId: source.id, sourceOrigin: parseName(source.name) })
+    // Health set while the zone was read: served now, in every thread.
+    for (const [key, pool] of data.pools) {
+      const down = this.opts.poolHealth?.(source.id, pool.key) ?? []
+      if (sameDown(down, pool.down)) continue
+      const next = { ...pool, down: [...down] }
+      data.setPool(key, next)
+      this.opts.feed?.zonePool(data, key, next)
+    }
     this.ids.set(data, z.id)
     // RFC 1996 §3.5: tell the secondaries when the serial moves, and when a zone served before
     // comes back (unsuspend); not on the first load after start.
@@ -329,18 +364,32 @@ export class ZoneSync {
     return true
   }
 
-  /** Pool orders of the rrsets a step adds to (by source owner key and type). */
-  private async ordersOf (zoneId: string, added: readonly ZoneRecord[]): Promise<Map<string, ServedRrset['order']>> {
-    const out = new Map<string, ServedRrset['order']>()
-    const seen = new Set<string>()
-    for (const r of added) {
+  /**
+   * The rrsets a step touches as stored now (by source owner key and type): their RD pool order
+   * and their traffic pool, with its health; a pool's records moved under the served `origin`
+   * (`rename`: an alias's names in rdata, such as a directional CNAME pool's targets).
+   */
+  private async rrsetsOf (zoneId: string, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord, records: readonly ZoneRecord[]): Promise<Map<string, { owner: WireName, type: number, order: ServedRrset['order'], pool: ServedPool | undefined }>> {
+    const out = new Map<string, { owner: WireName, type: number, order: ServedRrset['order'], pool: ServedPool | undefined }>()
+    for (const r of records) {
       const key = `${wireKey(r.owner)}/${r.type}`
-      if (seen.has(key)) continue
-      seen.add(key)
+      if (out.has(key)) continue
       const rrset = await this.store.rrsets.get(zoneId, canonicalSortKey(r.owner), r.type)
-      const order = rrset === undefined ? undefined : poolOrder(rrset.profile)
-      if (order !== undefined) out.set(key, order)
+      const profile = rrset?.profile ?? null
+      const rdata = rrset?.rdata.map(d => rename({ owner: r.owner, type: r.type, ttl: rrset.ttl, rdata: d }).rdata)
+      const pool = rdata === undefined ? undefined : servedPool(profile, key, r.type, rdata, origin, this.opts.poolHealth?.(zoneId, key))
+      out.set(key, { owner: r.owner, type: r.type, order: poolOrder(profile), pool })
     }
+    return out
+  }
+
+  /**
+   * The served zones whose records come from zone `zoneId` (the zone itself, its aliases): each
+   * with the name of `zoneId`'s origin, for the owners to be moved under the served origin.
+   */
+  servedFrom (zoneId: string): { data: ZoneData, sourceOrigin: WireName }[] {
+    const out: { data: ZoneData, sourceOrigin: WireName }[] = []
+    for (const s of this.served.values()) if (s.sourceId === zoneId) out.push({ data: s.data, sourceOrigin: s.sourceOrigin })
     return out
   }
 
@@ -351,6 +400,7 @@ export class ZoneSync {
    */
   private async load (zone: ZoneVersion, source: ZoneVersion, origin: WireName, rename: (r: ZoneRecord) => ZoneRecord, yielding: boolean): Promise<ZoneData | undefined> {
     const alias = source !== zone
+    const sourceOrigin = parseName(source.name)
     const data = new ZoneData(origin, source.serial, zone.version)
     let after: { ownerKey: string, type: number } | undefined
     for (let pages = 0; ; pages++) {
@@ -361,6 +411,13 @@ export class ZoneSync {
         const order = poolOrder(rrset.profile)
         if (!alias) data.addRrset(owner, rrset.type, rrset.ttl, rrset.rdata, order)
         else for (const rdata of rrset.rdata) data.add(rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata }), order)
+        const sourceKey = `${wireKey(owner)}/${rrset.type}`
+        const rdata = alias ? rrset.rdata.map(d => rename({ owner, type: rrset.type, ttl: rrset.ttl, rdata: d }).rdata) : rrset.rdata
+        const pool = servedPool(rrset.profile, sourceKey, rrset.type, rdata, origin, this.opts.poolHealth?.(source.id, sourceKey))
+        if (pool !== undefined) {
+          data.pools.set(alias ? `${wireKey(renameUnder(owner, sourceOrigin, origin))}/${rrset.type}` : sourceKey, pool)
+          this.opts.onPool?.(pool)
+        }
       }
       if (page.length < PAGE) break
       const last = page[page.length - 1]!

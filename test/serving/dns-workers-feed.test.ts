@@ -47,7 +47,7 @@ describe('the change feed to DNS workers', () => {
       const s = { serialFrom: serial, serialTo: serial + 1, removed: [], added }
       serial++
       data.apply(s, serial, () => undefined)
-      server.workers.zoneApplied(data, [{ step: s, orders: [] }])
+      server.workers.zoneApplied(data, [{ step: s, orders: [], pools: [] }])
     }
     step('a1.example.org.', 101)
     await server.workers.settled()

@@ -2,6 +2,7 @@ import { isSubdomain, wireKey, type WireName } from '../../zone/name.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { WireRecord } from '../wire/message.ts'
 import { nextStart } from './rotation.ts'
+import { poolRecords, type Asker } from './pools.ts'
 import type { ZoneData, ZoneNode, ServedRrset } from '../index/zone-data.ts'
 import type { ZoneIndex } from '../index/zone-index.ts'
 
@@ -12,11 +13,12 @@ import type { ZoneIndex } from '../index/zone-index.ts'
 export type LookupState =
   | { kind: 'refused' }
   | { kind: 'hit', zone: ZoneData, answer: WireRecord[], varies?: boolean }
-  | { kind: 'nodata', zone: ZoneData, answer: WireRecord[] }
-  | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[] }
+  /** `varies`: a pool's answer for this client only (a directional pool's no-response group). */
+  | { kind: 'nodata', zone: ZoneData, answer: WireRecord[], varies?: boolean }
+  | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean }
   /** RFC 6672 §2.2: the DNAME substitution would make a name longer than 255 octets. */
-  | { kind: 'yxdomain', zone: ZoneData, answer: WireRecord[] }
-  | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[] }
+  | { kind: 'yxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean }
+  | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[], varies?: boolean }
   | { kind: 'servfail', reason: string }
 
 /** Longest CNAME/DNAME chain followed (RFC 1034 §3.6.2 leaves it to the server; BIND uses 16). */
@@ -81,9 +83,22 @@ function substitute (name: WireName, from: WireName, to: WireName): WireName | u
  * Look up (qname, qtype) in the zones of `index` (RFC 1034 §4.3.2, with RFC 4592 wildcards,
  * RFC 6672 DNAME and RFC 8482 minimal ANY): zone by longest match, delegations below the apex,
  * exact matches, CNAME chains inside the zone, empty non-terminals, wildcard synthesis at the
- * closest encloser.
+ * closest encloser. A traffic pool's rrset answers what its health decides, a directional pool's
+ * what the `asker`'s place decides (`pools.ts`); such states say whether they `vary`.
  */
-export function lookup (index: ZoneIndex, qname: WireName, qtype: number): LookupState {
+export function lookup (index: ZoneIndex, qname: WireName, qtype: number, asker?: Asker): LookupState {
+  const trail = { varies: false }
+  const state = walk(index, qname, qtype, asker, trail)
+  // A chain through a directional CNAME pool is this client's: every state after it varies.
+  if (trail.varies && state.kind !== 'refused' && state.kind !== 'servfail') state.varies = true
+  return state
+}
+
+/**
+ * {@link lookup}'s walk; `trail.varies` is set when a link of the chain was a pool's choice.
+ * `asker`: who asks (directional pools answer by the client's place).
+ */
+function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | undefined, trail: { varies: boolean }): LookupState {
   const answer: WireRecord[] = []
   const seen = new Set<string>()
   let name = qname
@@ -143,14 +158,26 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
 
     const wanted = node.rrsets.get(qtype)
     if (wanted !== undefined) {
+      // A traffic pool answers as its health and the client decide (none in most zones).
+      const pool = zone.poolOf(node.owner, qtype)
+      if (pool !== undefined) {
+        const got = poolRecords(pool, owner, qtype, wanted.ttl, asker)
+        answer.push(...got.records)
+        return got.records.length === 0 ? { kind: 'nodata', zone, answer, varies: got.varies } : { kind: 'hit', zone, answer, varies: got.varies }
+      }
       answer.push(...rrsetRecords(owner, qtype, wanted))
       return { kind: 'hit', zone, answer, varies: varies(wanted) }
     }
     // RFC 1034 §4.3.2 step 3a: follow a CNAME unless the question's type matches it (CNAME, ANY).
     const cname = node.rrsets.get(RRType.CNAME)
     if (cname !== undefined && qtype !== RRType.CNAME && qtype !== RRType.ANY) {
-      answer.push(...rrsetRecords(owner, RRType.CNAME, cname))
-      const target = cname.rdata[0]!
+      // A directional CNAME pool: the client's record is the link followed.
+      const pool = zone.poolOf(node.owner, RRType.CNAME)
+      const links = pool === undefined ? rrsetRecords(owner, RRType.CNAME, cname) : poolRecords(pool, owner, RRType.CNAME, cname.ttl, asker).records
+      if (links.length === 0) return { kind: 'nodata', zone, answer, varies: true }
+      if (pool !== undefined) trail.varies = true
+      answer.push(...(pool === undefined ? links : [links[0]!]))
+      const target = links[0]!.rdata
       // Follow inside this zone only; an answer ending outside it is complete as it is. A CNAME
       // to itself is a loop like any other (SERVFAIL at the next step).
       if (!isSubdomain(target, zone.origin)) return { kind: 'hit', zone, answer }
@@ -160,6 +187,12 @@ export function lookup (index: ZoneIndex, qname: WireName, qtype: number): Looku
     if (qtype === RRType.ANY && node.rrsets.size > 0) {
       // RFC 8482 §4.2: answer ANY with one rrset.
       const [type, rrset] = [...node.rrsets.entries()].sort((a, b) => a[0] - b[0])[0]!
+      const pool = zone.poolOf(node.owner, type)
+      if (pool !== undefined) {
+        const got = poolRecords(pool, owner, type, rrset.ttl, asker)
+        answer.push(...got.records)
+        return got.records.length === 0 ? { kind: 'nodata', zone, answer, varies: got.varies } : { kind: 'hit', zone, answer, varies: got.varies }
+      }
       answer.push(...rrsetRecords(owner, type, rrset))
       return { kind: 'hit', zone, answer, varies: varies(rrset) }
     }

@@ -6,6 +6,7 @@ import type { Message, WireRecord } from '../wire/message.ts'
 import { MessageWriter, Section, type CaseCheck } from '../wire/writer.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { rrsetRecords, type LookupState } from './lookup.ts'
+import type { Asker } from './pools.ts'
 
 /** Our EDNS UDP payload size (RFC 6891 §6.2.5; 1232 avoids fragmentation, DNS flag day 2020). */
 export const OUR_UDP_SIZE = 1232
@@ -18,8 +19,10 @@ function addresses (zone: ZoneData, target: Uint8Array): WireRecord[] {
   const out: WireRecord[] = []
   for (const type of [RRType.A, RRType.AAAA]) {
     const rrset = node.rrsets.get(type)
+    // A traffic pool's addresses depend on health and client: the resolver asks for them itself.
+    if (rrset === undefined || zone.poolOf(node.owner, type) !== undefined) continue
     // Under the owner as the zone spells it, not as the pointing record does (BIND alike).
-    if (rrset !== undefined) out.push(...rrsetRecords(node.owner, type, rrset))
+    out.push(...rrsetRecords(node.owner, type, rrset))
   }
   return out
 }
@@ -47,6 +50,22 @@ export interface ResponseOptions {
   maxSize: number
   /** Given, filled with the ways the response depends on the case of the question name (the reply cache's). */
   caseChecks?: CaseCheck[]
+  /** Who asked: a directional answer chosen by its Client Subnet carries the option back. */
+  asker?: Asker
+}
+
+/** EDNS option code of the Client Subnet option (RFC 7871 §6). */
+const EDNS_CLIENT_SUBNET = 8
+
+/**
+ * RFC 7871 §7.2.1: an answer tailored to the Client Subnet carries the option back, FAMILY,
+ * SOURCE PREFIX-LENGTH and ADDRESS as asked, SCOPE PREFIX-LENGTH set.
+ */
+function ecsReply (asker: Asker | undefined): { code: number, data: Uint8Array }[] {
+  if (asker?.ecsScope === undefined || asker.ecs === undefined) return []
+  const data = asker.ecs.slice()
+  data[3] = asker.ecsScope
+  return [{ code: EDNS_CLIENT_SUBNET, data }]
 }
 
 /**
@@ -121,6 +140,6 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
       if (!w.record(Section.Additional, r)) break
     }
   }
-  if (edns !== undefined) w.opt({ udpSize: OUR_UDP_SIZE, extendedRcode: rcode >> 4, version: 0, dnssecOk: edns.dnssecOk, options: [] })
+  if (edns !== undefined) w.opt({ udpSize: OUR_UDP_SIZE, extendedRcode: rcode >> 4, version: 0, dnssecOk: edns.dnssecOk, options: ecsReply(opts.asker) })
   return w.finish()
 }

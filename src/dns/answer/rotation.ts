@@ -24,11 +24,18 @@ export function shareRotation (buffer: SharedArrayBuffer): void {
 
 /** The index of the record the next answer of `rrset` (at `owner`, of `type`) starts with. */
 export function nextStart (owner: WireName, type: number, rrset: ServedRrset): number {
-  const n = rrset.rdata.length
+  return nextTurn(owner, type, rrset) % rrset.rdata.length
+}
+
+/**
+ * The turn of the next answer at (`owner`, `type`): a counter moved by one per answer, by every
+ * thread that answers (the shared table), else held by `holder` (an rrset, a served pool).
+ */
+export function nextTurn (owner: WireName, type: number, holder: { next?: number }): number {
   if (shared === undefined) {
-    const start = (rrset.next ?? 0) % n
-    rrset.next = start + 1
-    return start
+    const turn = holder.next ?? 0
+    holder.next = (turn + 1) >>> 0
+    return turn
   }
   // FNV-1a over the owner's octets, ASCII letters lower-cased, then the type.
   let h = 0x811c9dc5
@@ -38,5 +45,5 @@ export function nextStart (owner: WireName, type: number, rrset: ServedRrset): n
     h = Math.imul(h ^ c, 0x01000193)
   }
   h = Math.imul(h ^ type, 0x01000193)
-  return (Atomics.add(shared, h & (SLOTS - 1), 1) >>> 0) % n
+  return Atomics.add(shared, h & (SLOTS - 1), 1) >>> 0
 }

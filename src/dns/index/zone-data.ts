@@ -2,6 +2,7 @@ import { nameEquals, parentName, wireKey, type WireName } from '../../zone/name.
 import type { ZoneRecord } from '../../zone/record.ts'
 import type { TsigKey } from '../wire/tsig.ts'
 import { PackedNodes, type PackedImage, type PackedRrset } from './packed-nodes.ts'
+import type { ServedPool } from '../answer/pools.ts'
 
 function sameOctets (a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false
@@ -63,6 +64,8 @@ export interface ZoneSnapshot {
   overlayMin: number
   journal: JournalStep[]
   settings: ZoneServedSettings
+  /** The traffic pools (SB, TC, SF, SLB, DIR) by `wireKey(owner)/type`, with their health. */
+  pools: [string, ServedPool][]
 }
 
 /** What a zone's row says about serving it, apart from its records, and where it stands. */
@@ -142,6 +145,12 @@ export class ZoneData {
    * (RFC 1996 §3.10; the port is where we transfer from, not compared with a NOTIFY's source).
    */
   primaries?: { host: string, port: number }[]
+  /**
+   * The traffic pools (SB, TC, SF, SLB, DIR) among the rrsets, by `wireKey(owner)/type`, each with
+   * its records' health: what the answer path serves from them (`dns/answer/pools.ts`). Empty for
+   * most zones, whose answers never look here.
+   */
+  readonly pools = new Map<string, ServedPool>()
 
   readonly origin: WireName
   serial: number
@@ -185,7 +194,7 @@ export class ZoneData {
     for (const [key, node] of this.overlay) {
       overlay.push([key, node === null ? null : { owner: node.owner, rrsets: packed(node).map(s => ({ type: s.type, ttl: s.ttl, rdata: s.rdata, ...(s.order === undefined ? {} : { order: s.order }) })) }])
     }
-    return { origin: this.origin, serial: this.serial, version: this.version, image, overlay, below: [...this.belowDelta], overlayMin: this.overlayMin, journal: this.journal, settings: this.servedSettings() }
+    return { origin: this.origin, serial: this.serial, version: this.version, image, overlay, below: [...this.belowDelta], overlayMin: this.overlayMin, journal: this.journal, settings: this.servedSettings(), pools: [...this.pools] }
   }
 
   /** A zone received from another thread's {@link snapshot}. */
@@ -195,6 +204,7 @@ export class ZoneData {
     for (const [key, node] of s.overlay) z.overlay.set(key, node === null ? null : materialise(node.owner, node.rrsets.map(r => ({ type: r.type, ttl: r.ttl, order: r.order, rdata: [...r.rdata] }))))
     for (const [key, n] of s.below) z.belowDelta.set(key, n)
     z.journal = s.journal
+    for (const [key, pool] of s.pools) z.pools.set(key, pool)
     z.applySettings(s.settings)
     return z
   }
@@ -216,6 +226,22 @@ export class ZoneData {
       this.expired = s.expired
       this.epoch++
     }
+  }
+
+  /** The traffic pool of the rrset at `owner` (as the zone holds it, a wildcard's too) of `type`, if it is one. */
+  poolOf (owner: WireName, type: number): ServedPool | undefined {
+    return this.pools.size === 0 ? undefined : this.pools.get(`${wireKey(owner)}/${type}`)
+  }
+
+  /**
+   * Serve the rrset `key` (`wireKey(owner)/type`) as `pool` (a profile or health change), or as
+   * a plain rrset (undefined); cached replies of the zone are dropped.
+   */
+  setPool (key: string, pool: ServedPool | undefined): void {
+    if (pool === undefined) {
+      if (!this.pools.delete(key)) return
+    } else this.pools.set(key, pool)
+    this.epoch++
   }
 
   /** Add one record (a record joining an rrset takes the lower TTL of the two). */

@@ -5,6 +5,7 @@ import { lookup } from '../answer/lookup.ts'
 import { notifyRcode, notifyResponse, notifyState } from '../answer/notify.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { respond, OUR_UDP_SIZE } from '../answer/respond.ts'
+import type { Asker } from '../answer/pools.ts'
 import { answerSignedQuery } from '../answer/signed-query.ts'
 import { CLASS_ANY, CLASS_IN, MAX_UDP_NO_EDNS, Opcode, Rcode } from '../wire/constants.ts'
 import { RRType } from '../../zone/rrtype.ts'
@@ -43,7 +44,8 @@ const LOWERED = Buffer.alloc(260)
  * The question's octets as sent of the usual query (one question with an uncompressed name, no
  * answer or authority records, at most an OPT record without options that matter): name as
  * spelled, type and class, then the EDNS state and the largest reply the client takes.
- * Options (a Client Subnet, cookies) do not change the answer: the full path ignores them too.
+ * Options (a Client Subnet, cookies) do not change a cached answer: only directional pools
+ * answer by the Client Subnet, and their answers are never cached.
  * Undefined for any other request, which is never answered from the cache. For a name without
  * upper-case letters this is its reply-cache key (see {@link loweredKey}).
  */
@@ -237,14 +239,16 @@ export function handleQuery (request: Uint8Array, client: Client, opts: QueryHan
     const signed = answerSignedQuery(opts.index, request, query, maxSize, Math.floor(Date.now() / 1000))
     return emit(signed.response[3]! & 0xf, signed.response, signed.state !== undefined && 'zone' in signed.state ? signed.state.zone : undefined)
   }
-  const state = lookup(opts.index, q.name, q.type)
+  const asker: Asker = { address: client.address, ecs: ecsOf(query)?.bytes }
+  const state = lookup(opts.index, q.name, q.type, asker)
   const caseChecks: CaseCheck[] | undefined = key === undefined ? undefined : []
-  const response = respond(query, state, caseChecks === undefined ? { maxSize } : { maxSize, caseChecks })
-  // Kept for the next same question in any spelling; pool answers whose order changes every
-  // time (RANDOM, ROUND_ROBIN), failures and truncated answers are not. A DNAME's synthesized
+  const response = respond(query, state, caseChecks === undefined ? { maxSize, asker } : { maxSize, caseChecks, asker })
+  // Kept for the next same question in any spelling; pool answers that change from answer to
+  // answer or from client to client (RD RANDOM and ROUND_ROBIN, traffic pools that rotate or
+  // draw, directional pools), failures and truncated answers are not. A DNAME's synthesized
   // CNAME carries the question's spelling in its target: such a reply serves that spelling only.
   const zone = 'zone' in state ? state.zone : undefined
-  if (key !== undefined && zone !== undefined && state.kind !== 'servfail' && !(state.kind === 'hit' && state.varies === true) && (response[2]! & 0x02) === 0) {
+  if (key !== undefined && zone !== undefined && state.kind !== 'servfail' && !('varies' in state && state.varies === true) && (response[2]! & 0x02) === 0) {
     const synthesized = 'answer' in state && state.answer.some(r => r.type === RRType.DNAME)
     opts.index.replies.put(key, zone, nameKey, response, request, nameEnd, upper, synthesized ? undefined : caseChecks)
   }
