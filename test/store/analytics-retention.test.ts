@@ -20,9 +20,17 @@ describe('firstDayKept', () => {
     assert.equal(monthOf('2026-12-05', 1), '2027-01')
   })
 
-  it('keeps query volume 13 months (its sums per month a month longer), usage days 37 and the rest 90 days', () => {
+  it('keeps query volume 13 months (its sums per month a month longer), usage days 37, failover events 4 and the rest 90 days', () => {
     assert.deepEqual(Object.fromEntries(ANALYTICS_TABLES.map(t => [t.name, t.keep])), {
-      query_volume: { months: 13 }, query_volume_months: { months: 14 }, response_codes: { days: 90 }, host_volume: { days: 90 }, raw_queries: { days: 90 }, client_responses: { days: 90 }, usage_days: { months: 37 }
+      query_volume: { months: 13 },
+      query_volume_months: { months: 14 },
+      response_codes: { days: 90 },
+      host_volume: { days: 90 },
+      raw_queries: { days: 90 },
+      client_responses: { days: 90 },
+      usage_days: { months: 37 },
+      probe_results: { days: 90 },
+      failover_events: { months: 4 }
     })
   })
 })
