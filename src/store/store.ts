@@ -1135,8 +1135,11 @@ export interface TrafficStore {
   /** Replace a probe's settings (not its pool, record or id); false when it does not exist. */
   updateProbe (probe: ProbeDefinition): Promise<boolean>
   deleteProbe (zoneId: string, ownerKey: string, rrtype: number, id: string): Promise<boolean>
-  /** Delete the probes of a pool (the pool was deleted or stopped being SB or TC). */
-  deleteProbesOf (zoneId: string, ownerKey: string, rrtype: number): Promise<number>
+  /**
+   * Forget a pool that was deleted or became another kind of rrset: its probes, every agent's
+   * latest results and its records' states (its runs and failover events stay, as history).
+   */
+  forgetPool (zoneId: string, ownerKey: string, rrtype: number): Promise<void>
   /** Every SB, TC, SF and SLB pool of the active primary zones, with its probes. */
   pools (): Promise<TrafficPool[]>
   /** Record a run: its history row, and the agent's latest result for the record and probe. */

@@ -14,6 +14,9 @@ import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrse
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
 
+/** The pools probes watch (their probes and states are forgotten with them). */
+const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
+
 type Json = Record<string, unknown>
 
 /** A JSON object body; anything else is refused. */
@@ -136,6 +139,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
       if (after === undefined) await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
       else await tx.rrsets.replace(zone.id, after)
     }
+    // A probed pool deleted, or turned into another kind of rrset, takes its probes and states along (traffic/).
+    if (before?.profile != null && PROBED_POOLS.has(before.profile.kind) && before.profile.kind !== after?.profile?.kind) await tx.traffic.forgetPool(zone.id, t.ownerKey, t.type)
     const written = after
     await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
       rrsets: soaKnown ? [write] : [],

@@ -159,6 +159,19 @@ for (const engine of await engineCases()) {
       assert.deepEqual(e3, event(accountId, zone.id, '2026-11-26T10:00:00.000Z', 'e3', { poolRecord: '127.0.0.3', newState: 'ACTIVE', oldState: 'INACTIVE', reason: 'Probe Success', allFail: true }))
     })
 
+    it('forgets a pool: its probes, latest results and states (its runs stay)', async () => {
+      const SF_KEY = { zoneId: zone.id, ownerKey: SF, rrtype: 1, record: '127.0.0.4' }
+      await store.traffic.createProbe({ ...probe(zone.id, 'P9'), ownerKey: SF })
+      await store.traffic.record({ ...SF_KEY, probeId: '', agent: 'n1', region: 'ASIA', probeType: 'HTTP', ok: false, message: 'down', durationMs: 1, at: '2026-11-26T08:05:00.000Z' })
+      await store.traffic.changeState(SF_KEY, 'UP', 'DOWN', '2026-11-26T08:05:00.000Z')
+      await store.traffic.forgetPool(zone.id, SF, 1)
+      assert.deepEqual(await store.traffic.probes(zone.id, SF, 1), [])
+      assert.deepEqual(await store.traffic.observations(zone.id, SF, 1), [])
+      assert.deepEqual(await store.traffic.health(zone.id, { ownerKey: SF, rrtype: 1 }), [])
+      assert.equal((await store.traffic.runs({ zoneId: zone.id, ownerKey: SF, rrtype: 1 }, '2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z', 10)).length, 1)
+      assert.equal((await store.traffic.probes(zone.id, SB, 1)).length, 1, 'other pools keep theirs')
+    })
+
     it('drops the probes, results and states of a deleted zone, and keeps its events', async () => {
       await store.zones.deleteById(zone.id)
       assert.deepEqual(await store.traffic.probes(zone.id, SB, 1), [])

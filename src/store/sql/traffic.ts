@@ -98,11 +98,10 @@ export class SqlTrafficStore implements TrafficStore {
     return Number(r.numDeletedRows) > 0
   }
 
-  async deleteProbesOf (zoneId: string, ownerKey: string, rrtype: number): Promise<number> {
-    const r = await this.db.deleteFrom('probes')
-      .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', rrtype)
-      .executeTakeFirst()
-    return Number(r.numDeletedRows)
+  async forgetPool (zoneId: string, ownerKey: string, rrtype: number): Promise<void> {
+    for (const table of ['probes', 'pool_observations', 'pool_health'] as const) {
+      await this.db.deleteFrom(table).where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', rrtype).execute()
+    }
   }
 
   async pools (): Promise<TrafficPool[]> {

@@ -3,7 +3,7 @@
  * both engines: create (pool and record level), list with q, get, replace, merge, delete, an
  * audit record per change, and the errors: PING and SMTP_SEND refused, agents and threshold
  * rules, details checked, pools of other kinds, records not in the pool, unknown probes, other
- * accounts' zones, and no token.
+ * accounts' zones, and no token; a pool deleted or turned into another kind takes its probes along.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -121,6 +121,18 @@ for (const engine of await engineCases()) {
       assert.deepEqual(error(await call('GET', BASE, undefined, other)), [1801, 'Zone does not exist in the system.'])
       assert.equal((await call('GET', BASE, undefined, '')).statusCode, 401)
       assert.equal((await call('GET', `${BASE}/0000000000000000`)).statusCode, 404)
+    })
+
+    it('forgets the probes of a pool deleted or turned into another kind', async () => {
+      assert.equal((await call('GET', BASE)).json().probes.length, 1)
+      assert.equal((await call('DELETE', '/zones/example.org./rrsets/A/sb')).statusCode, 204)
+      assert.equal((await call('POST', '/zones/example.org./rrsets/A/sb', SB)).statusCode, 201)
+      assert.deepEqual((await call('GET', BASE)).json().probes, [], 'a new pool at the owner starts without the old probes')
+      assert.equal((await call('POST', BASE, HTTP_PROBE)).statusCode, 201)
+      const rd = { ttl: 60, rdata: SB.rdata, profile: { '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: 'FIXED' } }
+      assert.equal((await call('PUT', '/zones/example.org./rrsets/A/sb', rd)).statusCode, 200)
+      assert.equal((await call('PUT', '/zones/example.org./rrsets/A/sb', SB)).statusCode, 200)
+      assert.deepEqual((await call('GET', BASE)).json().probes, [])
     })
   })
 }
