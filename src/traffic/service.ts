@@ -3,6 +3,7 @@ import type { PoolRecordHealth, PoolRecordStates } from '../zone/pools/health.ts
 import type { PoolRecordKey, Store, TrafficPool } from '../store/store.ts'
 import { runCheck, type ProbeCheck } from './checks/index.ts'
 import { judgePool, poolTypeOf, probedRecords, stepFor, type Evidence, type ProbeRule } from './decide.ts'
+import { allRecordsOut } from './manual.ts'
 import { INTERVALS, monitorCheck, probeCheck, recordTypeName } from './probe-definition.ts'
 
 export interface TrafficSettings {
@@ -227,7 +228,7 @@ export class TrafficService {
       else if (step.kind === 'pend') await this.store.traffic.setPending(key, { state: step.state, since: new Date(now).toISOString() })
       else if (step.kind === 'change') {
         states.set(v.record, step.to)
-        const allFail = monitored.every(r => (states.get(r) ?? 'UP') === 'DOWN')
+        const allFail = allRecordsOut(pool.profile, pool.rdataText, states)
         const changed = await this.change(pool, key, step.from, step.to, now, allFail, v.why)
         if (!changed) states.set(v.record, (await this.store.traffic.health(pool.zoneId, { ownerKey: pool.ownerKey, rrtype: pool.rrtype })).find(r => r.record === v.record)?.state ?? 'UP')
       }

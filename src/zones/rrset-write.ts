@@ -8,6 +8,7 @@ import { RRType, typeName } from '../zone/rrtype.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import { changeCommentFrom, limitsOf, visibleZone, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { checkZoneSize } from './limits.ts'
+import { recordManualChanges } from '../traffic/manual.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
@@ -141,6 +142,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     }
     // A probed pool deleted, or turned into another kind of rrset, takes its probes and states along (traffic/).
     if (before?.profile != null && PROBED_POOLS.has(before.profile.kind) && before.profile.kind !== after?.profile?.kind) await tx.traffic.forgetPool(zone.id, t.ownerKey, t.type)
+    // A forced state that changes what a record serves is a failover event (reason Manual).
+    if (before?.profile != null && PROBED_POOLS.has(before.profile.kind)) await recordManualChanges(tx, zone, before, after, deps.clock().toISOString(), caller.actor.user)
     const written = after
     await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
       rrsets: soaKnown ? [write] : [],
