@@ -169,6 +169,47 @@ for (const engine of await engineCases()) {
       }
     })
 
+    it('runs at most `concurrency` checks at once; a target that hangs costs one timeout and is DOWN', async () => {
+      // Connections arrive one timeout (1 s) apart when checks run one at a time; together when not.
+      const arrivals: number[] = []
+      const hold = (socket: import('node:net').Socket): void => {
+        arrivals.push(performance.now())
+        socket.resume()
+      }
+      const first = await new TcpTarget('127.0.0.2').start(0, hold)
+      const others = [await new TcpTarget('127.0.0.3').start(first.port, hold), await new TcpTarget('127.0.0.7').start(first.port, hold)]
+      const zone = await storeZone(store, 'acme', 'example.org.', zoneText('slow IN A 127.0.0.2\nslow IN A 127.0.0.3\nslow IN A 127.0.0.7\n'), { profiles: { 'slow.example.org./1': sbProfile('slow.example.org.', ['127.0.0.2', '127.0.0.3', '127.0.0.7']) } })
+      const ownerKey = canonicalSortKey(parseName('slow.example.org.'))
+      await store.traffic.createProbe({
+        id: 'D1',
+        zoneId: zone.id,
+        ownerKey,
+        rrtype: 1,
+        poolRecord: null,
+        probeType: 'HTTP',
+        interval: 'ONE_MINUTE',
+        agents: ['ASIA'],
+        threshold: 1,
+        createdAt: '2026-11-26T07:00:00.000Z',
+        details: { transactions: [{ method: 'GET', url: `http://www.example.org:${first.port}/`, limits: { run: { fail: 1 } } }] }
+      })
+      const published: PoolRecordStates[] = []
+      const traffic = service(store, published, 'n1', { concurrency: 1 })
+      try {
+        await traffic.tick(T0 + 50 * MIN)
+        assert.equal(arrivals.length, 3, 'each record asked once')
+        for (let i = 1; i < arrivals.length; i++) assert.ok(arrivals[i]! - arrivals[i - 1]! >= 900, `connection ${i + 1} came ${arrivals[i]! - arrivals[i - 1]!} ms after the one before: not one at a time`)
+        assert.deepEqual(published.map(healthOf).at(-1), { '127.0.0.2': 'DOWN', '127.0.0.3': 'DOWN', '127.0.0.7': 'DOWN' })
+        const runs = await store.traffic.runs({ zoneId: zone.id, ownerKey, rrtype: 1 }, '2026-11-26T00:00:00.000Z', '2026-11-27T00:00:00.000Z', 10)
+        assert.deepEqual(runs.map(r => [r.ok, r.message]), [[false, 'transaction 1: timed out'], [false, 'transaction 1: timed out'], [false, 'transaction 1: timed out']])
+      } finally {
+        await traffic.stop()
+        await first.stop()
+        for (const o of others) await o.stop()
+        await store.zones.deleteById(zone.id)
+      }
+    })
+
     it('two nodes on one database: the decision is over both agents, each change is made once, a node going away flips nothing', async () => {
       const other = await openStore(url)
       const zone = await storeZone(store, 'acme', 'example.org.', zoneText('two IN A 127.0.0.4\n'), { profiles: { 'two.example.org./1': sbProfile('two.example.org.', ['127.0.0.4']) } })
@@ -230,3 +271,14 @@ for (const engine of await engineCases()) {
     })
   })
 }
+
+describe('probe intervals', () => {
+  it('are the probe\'s or the monitor\'s, never shorter than the minimum', () => {
+    const traffic = new TrafficService({} as Store, { node: 'n1', region: 'ASIA', monitorIntervalSeconds: 5, minIntervalSeconds: 45, concurrency: 1, publish: () => {} })
+    assert.equal(traffic.intervalMs('MONITOR'), 45_000)
+    assert.equal(traffic.intervalMs('HALF_MINUTE'), 45_000)
+    assert.equal(traffic.intervalMs('TWO_MINUTES'), 120_000)
+    const quick = new TrafficService({} as Store, { node: 'n1', region: 'ASIA', monitorIntervalSeconds: 2, minIntervalSeconds: 1, concurrency: 1, publish: () => {} })
+    assert.equal(quick.intervalMs('MONITOR'), 2_000)
+  })
+})

@@ -45,7 +45,8 @@ async function send (t: HttpTransaction, url: URL, address: string, headers: Rec
   }
   const servername = isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0 ? url.hostname : undefined
   return await new Promise<Response>((resolve, reject) => {
-    const options = { host: address, port, path: `${url.pathname}${url.search}`, method: t.method, headers: outHeaders, signal, ...(https ? { servername, rejectUnauthorized: true } : {}) }
+    // A connection of its own (no agent, no keep-alive), closed whatever happens.
+    const options = { host: address, port, path: `${url.pathname}${url.search}`, method: t.method, headers: outHeaders, agent: false, ...(https ? { servername, rejectUnauthorized: true } : {}) }
     const req = (https ? httpsRequest : httpRequest)(options, (res: IncomingMessage) => {
       const chunks: Buffer[] = []
       let size = 0
@@ -61,9 +62,19 @@ async function send (t: HttpTransaction, url: URL, address: string, headers: Rec
     req.on('socket', (socket) => {
       socket.once(https ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer))
     })
-    req.on('close', () => clearTimeout(connectTimer))
+    const abort = (): void => {
+      req.destroy(signal.reason instanceof Error ? signal.reason : new Error('aborted'))
+      req.socket?.destroy()
+    }
+    signal.addEventListener('abort', abort, { once: true })
+    req.on('close', () => {
+      clearTimeout(connectTimer)
+      signal.removeEventListener('abort', abort)
+      req.socket?.destroy()
+    })
     req.on('error', reject)
-    req.end(body)
+    if (signal.aborted) abort()
+    else req.end(body)
   })
 }
 
