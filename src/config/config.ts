@@ -174,6 +174,13 @@ function int (env: Env, name: string, fallback: number, min: number, max: number
 }
 
 /** `on` or `off` (any case). */
+/** `ZONAL_PROBE_REGION`: a region name such as NORTH_AMERICA_EAST (letters and `_`), upper-cased. */
+function probeRegion (env: Env): string {
+  const region = text(env, 'ZONAL_PROBE_REGION', 'NORTH_AMERICA_EAST').toUpperCase()
+  if (!/^[A-Z][A-Z_]{0,39}$/.test(region)) throw new ConfigError(`ZONAL_PROBE_REGION must be a region name such as NORTH_AMERICA_EAST, got "${env.ZONAL_PROBE_REGION ?? ''}"`)
+  return region
+}
+
 function onOff (env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]
   if (raw === undefined || raw.trim() === '') return fallback
@@ -279,7 +286,7 @@ export function loadConfig (env: Env = process.env): Config {
     healthConcurrency: int(env, 'ZONAL_HEALTH_CONCURRENCY', 4, 1, 64),
     healthQps: int(env, 'ZONAL_HEALTH_QPS', 10, 1, 1000),
     probes: onOff(env, 'ZONAL_PROBES', true),
-    probeRegion: text(env, 'ZONAL_PROBE_REGION', 'NORTH_AMERICA_EAST'),
+    probeRegion: probeRegion(env),
     sfMonitorIntervalSeconds: int(env, 'ZONAL_SF_MONITOR_INTERVAL', 60, 1, 86400),
     probeMinIntervalSeconds: int(env, 'ZONAL_PROBE_MIN_INTERVAL', 30, 1, 3600),
     probeConcurrency: int(env, 'ZONAL_PROBE_CONCURRENCY', 16, 1, 256)
