@@ -64,6 +64,8 @@ export class TrafficService {
   private readonly running = new Set<string>()
   private readonly queue: Array<{ job: Job, at: number, done: () => void }> = []
   private active = 0
+  /** The runs under way (stop waits for them: their checks are aborted, their writes finish). */
+  private readonly inFlight = new Set<Promise<void>>()
   private loadedAt = -Infinity
   private loading: Promise<void> | undefined
   /** Per pool, the evaluation under way (one at a time per pool in this process). */
@@ -164,11 +166,13 @@ export class TrafficService {
     while (!this.stopped && this.active < this.settings.concurrency && this.queue.length > 0) {
       const { job, at, done } = this.queue.shift()!
       this.active++
-      this.runJob(job, at).catch((err: unknown) => this.settings.logger?.warn({ err, pool: job.pool.ownerName, record: job.record }, 'probe run failed')).finally(() => {
+      const run: Promise<void> = this.runJob(job, at).catch((err: unknown) => this.settings.logger?.warn({ err, pool: job.pool.ownerName, record: job.record }, 'probe run failed')).finally(() => {
         this.active--
+        this.inFlight.delete(run)
         done()
         this.pump()
       })
+      this.inFlight.add(run)
     }
     if (this.stopped) for (const q of this.queue.splice(0)) q.done()
   }
@@ -335,6 +339,7 @@ export class TrafficService {
     this.timer = undefined
     this.abort.abort()
     for (const q of this.queue.splice(0)) q.done()
+    await Promise.all([...this.inFlight])
     await Promise.all([...this.evaluating.values()])
   }
 }
