@@ -25,8 +25,8 @@ export interface TrafficSettings {
   /** How often the list of pools is read again, ms (default 10 s). */
   refreshMs?: number
   /**
-   * Whether this node probes (`ZONAL_PROBES`, default true). A node that does not follows the
-   * states the other nodes decide: at each refresh it reads them and publishes what changed.
+   * Whether this node probes (`ZONAL_PROBES`, default true). Every node, probing or not, reads
+   * the pools' states at each refresh and publishes those another node changed.
    */
   probe?: boolean
 }
@@ -146,7 +146,8 @@ export class TrafficService {
     if (this.stopped) return
     if (now - this.loadedAt >= (this.settings.refreshMs ?? 10_000) || now < this.loadedAt) {
       await this.refresh(now)
-      if (this.settings.probe === false) await this.follow()
+      // What other nodes decided reaches this node's publisher within a refresh period.
+      await this.follow()
     }
     if (this.settings.probe === false) return
     const runs: Array<Promise<void>> = []
