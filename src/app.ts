@@ -43,6 +43,9 @@ import { systemClock, type Clock } from './util/time.ts'
 import { healthCheckRoutes } from './api/routes/zones/healthchecks.ts'
 import { HealthChecker } from './health/service.ts'
 import { healthStatusRoutes } from './api/routes/reports/health-status.ts'
+import { failoverRoutes } from './api/routes/reports/failover.ts'
+import { probeRoutes } from './api/routes/probes/index.ts'
+import { probeResultRoutes } from './api/routes/reports/probe-results.ts'
 
 export interface AppDeps {
   store: Store
@@ -167,5 +170,8 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.tasks === undefined ? {} : { tasks: deps.tasks })
   })
   await app.register(usageRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
+  await app.register(failoverRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
+  await app.register(probeResultRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
+  await app.register(probeRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits } })
   return app
 }

@@ -30,6 +30,7 @@ import { absorbPart } from '../analytics/thread-analytics.ts'
 import type { CaptureTarget } from '../serving/dns-worker-protocol.ts'
 import { closeSharedPool } from '../util/worker-pool.ts'
 import { HealthChecker } from '../health/service.ts'
+import { TrafficService } from '../traffic/service.ts'
 import { resolverServers } from '../health/resolvers.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
@@ -75,6 +76,8 @@ export interface RunningService {
   clientCounts: ClientCountSink | undefined
   /** DNS health checks: on request, on the schedule and after changes. */
   health: HealthChecker
+  /** Probes of the traffic pools and the record states they decide (with `ZONAL_PROBES=off`, only follows them). */
+  traffic: TrafficService
   /** Stop accepting, let in-flight requests finish, close the database. Safe to call twice. */
   close (): Promise<void>
 }
@@ -101,6 +104,19 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     logger: logger.child({ part: 'health' })
   })
   const analytics = config.analytics ? createAnalytics(config, store, logger, metrics) : undefined
+  const trafficLogger = logger.child({ part: 'traffic' })
+  // Pool record states decided by the probes (or, with ZONAL_PROBES=off, by the other nodes);
+  // the DNS index takes them once the answer path serves from them.
+  const traffic = new TrafficService(store, {
+    node: config.nodeName,
+    region: config.probeRegion,
+    monitorIntervalSeconds: config.sfMonitorIntervalSeconds,
+    minIntervalSeconds: config.probeMinIntervalSeconds,
+    concurrency: config.probeConcurrency,
+    probe: config.probes,
+    publish: (states) => trafficLogger.debug({ zoneId: states.zoneId, owner: states.owner, type: states.type, health: Object.fromEntries(states.health) }, 'pool record states'),
+    logger: trafficLogger
+  })
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }, { resolvers: config.resolvers }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
@@ -186,8 +202,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dnsRef = dns
     await refresher.start()
     await health.startSchedule()
+    traffic.start()
     analytics?.start()
   } catch (err) {
+    await traffic.stop()
     await health.stop()
     await refresher.stop()
     await retention.stop()
@@ -217,6 +235,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     dns,
     secondaries: refresher,
     health,
+    traffic,
     queryCounts: analytics?.queryVolume,
     rawSamples: analytics?.rawSamples,
     hostCounts: analytics?.hostVolume,
@@ -245,6 +264,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         }
         await refresher.stop()
         await health.stop()
+        await traffic.stop()
         await dns.close()
         // What was counted since the last flush, before the database closes.
         await analytics?.close()

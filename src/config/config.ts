@@ -82,6 +82,16 @@ export interface Config {
   healthConcurrency: number
   /** Health check queries a second to any one server. */
   healthQps: number
+  /** This node's probe region (its agent's region in probe results). */
+  probeRegion: string
+  /** Seconds between two runs of an SF or SLB pool's monitor. */
+  sfMonitorIntervalSeconds: number
+  /** No probe runs more often than this, seconds. */
+  probeMinIntervalSeconds: number
+  /** Probe runs at once on this node. */
+  probeConcurrency: number
+  /** Whether this node runs the probes (and decides pool states) at all. */
+  probes: boolean
 }
 
 export class ConfigError extends Error {}
@@ -141,7 +151,12 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_HEALTH_NS_PORT: { default: '53', description: 'The port DNS health checks ask each zone\'s nameservers (and its parent\'s) on, directly; another port only for tests, where several servers listen on distinct loopback addresses.' },
   ZONAL_HEALTH_INTERVAL: { default: '86400', description: 'Seconds after which every primary and alias zone is health-checked again (a zone never checked is checked soon after start); a zone changed through the API is also checked 5 minutes after its last change. `0` turns both off (checks run only on `POST /zones/{zone}/healthchecks`).' },
   ZONAL_HEALTH_CONCURRENCY: { default: '4', description: 'Health checks this node runs at once (1–64); further ones wait in a queue.' },
-  ZONAL_HEALTH_QPS: { default: '10', description: 'Health check queries per second to any one server (nameserver, parent server or resolver), over all the checks running (1–1000).' }
+  ZONAL_HEALTH_QPS: { default: '10', description: 'Health check queries per second to any one server (nameserver, parent server or resolver), over all the checks running (1–1000).' },
+  ZONAL_PROBES: { default: 'on', description: 'Whether this node probes the SiteBacker, Traffic Controller, simple failover and simple load balancing pools as one probe agent (named `ZONAL_NODE_NAME`) and decides their records\' states; `off`: this node probes nothing and follows the states the other nodes decide (read every 10 seconds).' },
+  ZONAL_PROBE_REGION: { default: 'NORTH_AMERICA_EAST', description: 'The region this node\'s probe agent reports in its probe results (one of the real API\'s agent names).' },
+  ZONAL_SF_MONITOR_INTERVAL: { default: '60', description: 'Seconds between two runs of the monitor of a simple failover (SF) or simple load balancing (SLB) pool, per record (at least `ZONAL_PROBE_MIN_INTERVAL`).' },
+  ZONAL_PROBE_MIN_INTERVAL: { default: '30', description: 'No probe or monitor runs more often than this many seconds, whatever its interval (1–3600).' },
+  ZONAL_PROBE_CONCURRENCY: { default: '16', description: 'Probe runs this node makes at once (1–256); the others wait their turn. A target that hangs holds one run for its timeout.' }
 }
 
 function text (env: Env, name: string, fallback: string): string {
@@ -159,6 +174,13 @@ function int (env: Env, name: string, fallback: number, min: number, max: number
 }
 
 /** `on` or `off` (any case). */
+/** `ZONAL_PROBE_REGION`: a region name such as NORTH_AMERICA_EAST (letters and `_`), upper-cased. */
+function probeRegion (env: Env): string {
+  const region = text(env, 'ZONAL_PROBE_REGION', 'NORTH_AMERICA_EAST').toUpperCase()
+  if (!/^[A-Z][A-Z_]{0,39}$/.test(region)) throw new ConfigError(`ZONAL_PROBE_REGION must be a region name such as NORTH_AMERICA_EAST, got "${env.ZONAL_PROBE_REGION ?? ''}"`)
+  return region
+}
+
 function onOff (env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name]
   if (raw === undefined || raw.trim() === '') return fallback
@@ -262,6 +284,11 @@ export function loadConfig (env: Env = process.env): Config {
     healthNsPort: int(env, 'ZONAL_HEALTH_NS_PORT', 53, 1, 65535),
     healthIntervalSeconds: int(env, 'ZONAL_HEALTH_INTERVAL', 86400, 0, 365 * 86400),
     healthConcurrency: int(env, 'ZONAL_HEALTH_CONCURRENCY', 4, 1, 64),
-    healthQps: int(env, 'ZONAL_HEALTH_QPS', 10, 1, 1000)
+    healthQps: int(env, 'ZONAL_HEALTH_QPS', 10, 1, 1000),
+    probes: onOff(env, 'ZONAL_PROBES', true),
+    probeRegion: probeRegion(env),
+    sfMonitorIntervalSeconds: int(env, 'ZONAL_SF_MONITOR_INTERVAL', 60, 1, 86400),
+    probeMinIntervalSeconds: int(env, 'ZONAL_PROBE_MIN_INTERVAL', 30, 1, 3600),
+    probeConcurrency: int(env, 'ZONAL_PROBE_CONCURRENCY', 16, 1, 256)
   }
 }

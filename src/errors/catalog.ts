@@ -192,7 +192,20 @@ export const catalog = {
   USAGE_ACCOUNT: { status: 400, errorCode: 410003, message: 'accountName is not provided; You do not have access to the accountName.' },
   USAGE_MONTH_INVALID: { status: 400, errorCode: 55003, message: 'Invalid input: month \'{0}\' is not a month name and year, such as March 2023.' },
   USAGE_MONTH_FUTURE: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is in the future.' },
-  USAGE_MONTH_HISTORY: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is not within the last {1} months.' }
+  USAGE_MONTH_HISTORY: { status: 400, errorCode: 53005, message: 'Invalid input: month \'{0}\' is not within the last {1} months.' },
+
+  // Traffic services: probes and the failover report (src/traffic/, src/reports/failover.ts).
+  PROBE_POOL_NOT_FOUND: { status: 404, errorCode: 130014, message: 'Cannot find pool for the given owner.' },
+  PROBE_POOL_NOT_SBTC: { status: 400, errorCode: 130014, message: 'Cannot find pool for the given owner: {0} is not a SiteBacker or Traffic Controller pool.' },
+  PROBE_POOL_RECORD_NOT_FOUND: { status: 400, errorCode: 110013, message: 'Cannot find SB or TC pool record for the given owner. ({0})' },
+  PROBE_NOT_FOUND: { status: 404, errorCode: 130002, message: 'The requested Pool Probe does not belong to the Pool for the specified zone and owner.' },
+  PROBE_THRESHOLD: { status: 400, errorCode: 130010, message: 'Threshold can not be 0 or greater than number of agents.' },
+  PROBE_DETAILS_INVALID: { status: 400, errorCode: 130012, message: 'Given probe details is not valid. ({0})' },
+  PROBE_AGENT_INVALID: { status: 400, errorCode: 130016, message: 'Agent \'{0}\' is not valid for account \'{1}\'.' },
+  PROBE_AGENTS_EMPTY: { status: 400, errorCode: 53006, message: 'Agents must not be empty.' },
+  PROBE_EXPECTED_RESPONSE: { status: 400, errorCode: 130017, message: 'Please enter a valid HTTP Response code value between 2XX and 3XX. If you selected the Advanced Option, multiple HTTP codes must be valid and separated by a \'|\'.' },
+  PROBE_TYPE_UNSUPPORTED: { status: 400, errorCode: 130012, message: 'Given probe details is not valid. ({0})' },
+  FAILOVER_DATE_ORDER: { status: 400, errorCode: 53005, message: 'reportEndDateTime is before reportStartDateTime.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

@@ -26,7 +26,10 @@ export const ANALYTICS_TABLES: readonly AnalyticsTable[] = [
   { name: 'raw_queries', keep: { days: 90 }, partitionedBy: '0016' },
   { name: 'client_responses', keep: { days: 90 }, partitionedBy: '0017' },
   // The usage summary's 36 months, and the month before them (the values carried into the first).
-  { name: 'usage_days', keep: { months: 37 }, partitionedBy: '0021' }
+  { name: 'usage_days', keep: { months: 37 }, partitionedBy: '0021' },
+  // Probe runs (the probe reports' history) and pool state changes (the failover report's 3 months, and a month more).
+  { name: 'probe_results', keep: { days: 90 }, partitionedBy: '0022' },
+  { name: 'failover_events', keep: { months: 4 }, partitionedBy: '0022' }
 ]
 
 /** The first day kept of a table at `now`: 'YYYY-MM-DD' (rows of earlier days are removed). */

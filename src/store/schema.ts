@@ -291,6 +291,11 @@ export interface Database {
   usage_zones: UsageZoneTable
   usage_accounts: UsageAccountTable
   usage_days: UsageDayTable
+  probes: ProbeTable
+  probe_results: ProbeResultTable
+  pool_observations: PoolObservationTable
+  pool_health: PoolHealthTable
+  failover_events: FailoverEventTable
 }
 
 /** DNS health check reports, the two newest versions per zone (migration 0019). */
@@ -329,3 +334,85 @@ export interface DanglingReportTable {
 }
 
 export type DanglingReportRow = Selectable<DanglingReportTable>
+
+/** Probe definitions of SB and TC pools (migration 0022). */
+export interface ProbeTable {
+  id: string
+  zone_id: string
+  owner_key: string
+  rrtype: number
+  /** The pool record (rdata) of a record-level probe; null for a pool-level one. */
+  pool_record: string | null
+  probe_type: string
+  interval: string
+  /** JSON list of agent (region) names. */
+  agents: string
+  threshold: number
+  /** JSON of the type's details. */
+  details: string
+  created_at: string
+}
+
+/** Every probe run (migration 0022; an analytics table). */
+export interface ProbeResultTable {
+  day: string
+  at: string
+  zone_id: string
+  owner_key: string
+  rrtype: number
+  record: string
+  /** '' for the monitor of an SF or SLB pool. */
+  probe_id: string
+  agent: string
+  region: string
+  probe_type: string
+  ok: number
+  message: string
+  duration_ms: number
+}
+
+/** Each agent's latest result per pool record and probe (migration 0022). */
+export interface PoolObservationTable {
+  zone_id: string
+  owner_key: string
+  rrtype: number
+  record: string
+  probe_id: string
+  agent: string
+  region: string
+  ok: number
+  message: string
+  at: string
+}
+
+/** The decided state of a probed pool record (migration 0022). */
+export interface PoolHealthTable {
+  zone_id: string
+  owner_key: string
+  rrtype: number
+  record: string
+  state: 'UP' | 'DOWN'
+  changed_at: string | null
+  pending_state: 'UP' | 'DOWN' | null
+  pending_since: string | null
+}
+
+/** Pool record state changes (migration 0022; an analytics table). */
+export interface FailoverEventTable {
+  day: string
+  id: string
+  at: string
+  account_id: string
+  account_name: string
+  zone_id: string
+  zone_name: string
+  pool_name: string
+  pool_record: string
+  record_type: string
+  pool_type: string
+  old_state: string
+  new_state: string
+  reason: string
+  all_fail: number
+  node: string
+}

@@ -928,6 +928,7 @@ export interface Store {
   readonly healthChecks: HealthCheckStore
   readonly danglingReports: DanglingReportStore
   readonly usage: UsageStore
+  readonly traffic: TrafficStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when
@@ -998,4 +999,210 @@ export interface DanglingReportStore {
   complete (zoneId: string, version: string, findings: readonly DanglingFinding[], message: string, at: string): Promise<boolean>
   /** FAILED with the reason; false when the report is no longer this version IN_PROGRESS. */
   fail (zoneId: string, version: string, message: string, at: string): Promise<boolean>
+}
+
+/** A probe of an SB or TC pool, or of one of its records (migration 0022). */
+export interface ProbeDefinition {
+  /** 16 upper-case hex digits, as the real API's probe ids. */
+  id: string
+  zoneId: string
+  ownerKey: string
+  rrtype: number
+  /** The record (rdata) a record-level probe probes; null for a pool-level probe (every record). */
+  poolRecord: string | null
+  /** HTTP, TCP, DNS, SMTP … */
+  probeType: string
+  /** The interval's name (ONE_MINUTE …). */
+  interval: string
+  agents: string[]
+  threshold: number
+  /** The type's details, validated (`traffic/probe-definition.ts`). */
+  details: unknown
+  createdAt: string
+}
+
+/** A pool the traffic scheduler probes: an SB, TC, SF or SLB pool of an active primary zone. */
+export interface TrafficPool {
+  zoneId: string
+  zoneName: string
+  accountId: string
+  accountName: string
+  ownerKey: string
+  ownerName: string
+  rrtype: number
+  rdataText: string[]
+  profile: PoolProfile
+  /** The pool's probe definitions (SB and TC pools). */
+  probes: ProbeDefinition[]
+}
+
+/** One pool record of one rrset. */
+export interface PoolRecordKey {
+  zoneId: string
+  ownerKey: string
+  rrtype: number
+  /** The record's rdata, presentation form. */
+  record: string
+}
+
+/** One probe run by one agent (node). */
+export interface ProbeRun extends PoolRecordKey {
+  at: string
+  /** '' for the monitor of an SF or SLB pool. */
+  probeId: string
+  agent: string
+  region: string
+  probeType: string
+  ok: boolean
+  message: string
+  durationMs: number
+}
+
+/** An agent's latest result for a pool record and probe. */
+export type PoolObservation = Pick<ProbeRun, 'record' | 'probeId' | 'agent' | 'region' | 'ok' | 'message' | 'at'>
+
+/** The decided state of a pool record, with a change waiting for its delay. */
+export interface PoolRecordHealthRow {
+  ownerKey: string
+  /** The rrset's owner, presentation form (as stored). */
+  ownerName: string
+  rrtype: number
+  record: string
+  state: 'UP' | 'DOWN'
+  changedAt: string | null
+  pendingState: 'UP' | 'DOWN' | null
+  pendingSince: string | null
+}
+
+/** A pool record's state change, as the failover report lists it. */
+export interface FailoverEvent {
+  id: string
+  at: string
+  accountId: string
+  accountName: string
+  zoneId: string
+  zoneName: string
+  /** The pool's owner name, absolute. */
+  poolName: string
+  poolRecord: string
+  /** A, AAAA. */
+  recordType: string
+  /** SITE_BACKER, TRAFFIC_CONTROLLER, FAILOVER_POOL, SIMPLE_LOAD_BALANCING. */
+  poolType: string
+  oldState: 'ACTIVE' | 'INACTIVE'
+  newState: 'ACTIVE' | 'INACTIVE'
+  /** Probe Success, Probe Failure, Manual. */
+  reason: string
+  allFail: boolean
+  /** The node that decided the change. */
+  node: string
+}
+
+/** A position in the failover events' order (time, then id). */
+export interface FailoverPosition {
+  at: string
+  id: string
+}
+
+/**
+ * The events of one account in [`from`, `to`) (ISO 8601 UTC), narrowed by every field given
+ * (names lower case with the final dot), oldest first; `after` the next page, `before` the
+ * previous one (the `limit` newest of the events before it, still oldest first).
+ */
+export interface FailoverEventQuery {
+  accountId: string
+  from: string
+  to: string
+  zoneName?: string
+  poolName?: string
+  poolRecord?: string
+  recordType?: string
+  poolType?: string
+  limit: number
+  after?: FailoverPosition
+  before?: FailoverPosition
+}
+
+/**
+ * Traffic services (migration 0022): probe definitions, probe runs, each agent's latest
+ * results, the decided state of pool records and the events of its changes.
+ */
+export interface TrafficStore {
+  createProbe (probe: ProbeDefinition): Promise<void>
+  /** The probes of one pool, oldest first. */
+  probes (zoneId: string, ownerKey: string, rrtype: number): Promise<ProbeDefinition[]>
+  probe (zoneId: string, ownerKey: string, rrtype: number, id: string): Promise<ProbeDefinition | undefined>
+  /** Replace a probe's settings (not its pool, record or id); false when it does not exist. */
+  updateProbe (probe: ProbeDefinition): Promise<boolean>
+  deleteProbe (zoneId: string, ownerKey: string, rrtype: number, id: string): Promise<boolean>
+  /**
+   * Forget a pool that was deleted or became another kind of rrset: its probes, every agent's
+   * latest results and its records' states (its runs and failover events stay, as history).
+   */
+  forgetPool (zoneId: string, ownerKey: string, rrtype: number): Promise<void>
+  /** Every SB, TC, SF and SLB pool of the active primary zones, with its probes. */
+  pools (): Promise<TrafficPool[]>
+  /** Record a run: its history row, and the agent's latest result for the record and probe. */
+  record (run: ProbeRun): Promise<void>
+  /** Every agent's latest results for the records of a pool. */
+  observations (zoneId: string, ownerKey: string, rrtype: number): Promise<PoolObservation[]>
+  /** The decided states of the probed records of a zone's pools (of one pool when given). */
+  health (zoneId: string, pool?: { ownerKey: string, rrtype: number }): Promise<PoolRecordHealthRow[]>
+  /** Note (or clear, with null) a change waiting for its delay; no change of state. */
+  setPending (key: PoolRecordKey, pending: { state: 'UP' | 'DOWN', since: string } | null): Promise<void>
+  /**
+   * Change the record's state from `from` to `to` when it is `from` (a record without a row is
+   * UP); false when it was not (another node changed it first). Clears any pending change.
+   */
+  changeState (key: PoolRecordKey, from: 'UP' | 'DOWN', to: 'UP' | 'DOWN', at: string): Promise<boolean>
+  appendEvent (event: FailoverEvent): Promise<void>
+  events (query: FailoverEventQuery): Promise<FailoverEvent[]>
+  /** Probe runs of a pool record in [from, to), oldest first (at most `limit`). */
+  runs (key: Omit<PoolRecordKey, 'record'> & { record?: string }, from: string, to: string, limit: number): Promise<ProbeRun[]>
+  /** The probe runs of one account's current pools in a window, oldest first, a page by offset (the probe result details report). */
+  runReport (query: ProbeRunQuery, offset: number, limit: number): Promise<ReportedRun[]>
+  /** {@link runReport}'s runs counted per pool record and region (the probe result summary report), by zone, pool, record, region. */
+  runSummary (query: ProbeRunQuery, offset: number, limit: number): Promise<RunSummary[]>
+}
+
+/** Which probe runs a probe report reads: one account's, in [from, to), narrowed by each field given. */
+export interface ProbeRunQuery {
+  accountId: string
+  from: string
+  to: string
+  zoneName?: string
+  /** Lower case, absolute. */
+  poolName?: string
+  /** Pool kinds (SB_POOLS …). */
+  poolKinds?: readonly string[]
+  poolRecord?: string
+  rrtype?: number
+  region?: string
+  ok?: boolean
+}
+
+/** A probe run with the names of its pool. */
+export interface ReportedRun {
+  zoneName: string
+  poolName: string
+  poolKind: string
+  record: string
+  rrtype: number
+  region: string
+  at: string
+  ok: boolean
+  message: string
+  probeType: string
+}
+
+/** The runs of one pool record from one region, counted. */
+export interface RunSummary {
+  zoneName: string
+  poolName: string
+  poolKind: string
+  record: string
+  rrtype: number
+  region: string
+  successes: number
+  failures: number
 }

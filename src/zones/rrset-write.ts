@@ -8,11 +8,15 @@ import { RRType, typeName } from '../zone/rrtype.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import { changeCommentFrom, limitsOf, visibleZone, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { checkZoneSize } from './limits.ts'
+import { recordManualChanges } from '../traffic/manual.ts'
 import { DEFAULT_RRSET_TTL, rdataFrom, ttlFrom, type ParsedRdata } from './rrset-input.ts'
 import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
+
+/** The pools probes watch (their probes and states are forgotten with them). */
+const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
 
 type Json = Record<string, unknown>
 
@@ -136,6 +140,10 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
       if (after === undefined) await tx.rrsets.delete(zone.id, t.ownerKey, t.type)
       else await tx.rrsets.replace(zone.id, after)
     }
+    // A probed pool deleted, or turned into another kind of rrset, takes its probes and states along (traffic/).
+    if (before?.profile != null && PROBED_POOLS.has(before.profile.kind) && before.profile.kind !== after?.profile?.kind) await tx.traffic.forgetPool(zone.id, t.ownerKey, t.type)
+    // A forced state that changes what a record serves is a failover event (reason Manual).
+    if (before?.profile != null && PROBED_POOLS.has(before.profile.kind)) await recordManualChanges(tx, zone, before, after, deps.clock().toISOString(), caller.actor.user)
     const written = after
     await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
       rrsets: soaKnown ? [write] : [],

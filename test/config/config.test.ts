@@ -145,3 +145,14 @@ describe('CONFIG_VARIABLES', () => {
     }
   })
 })
+
+describe('probe settings', () => {
+  it('reads the probe region, intervals and switch', () => {
+    const c = loadConfig({ ZONAL_PROBE_REGION: 'europe_west', ZONAL_SF_MONITOR_INTERVAL: '5', ZONAL_PROBE_MIN_INTERVAL: '2', ZONAL_PROBES: 'off', ZONAL_PROBE_CONCURRENCY: '3' })
+    assert.deepEqual([c.probeRegion, c.sfMonitorIntervalSeconds, c.probeMinIntervalSeconds, c.probes, c.probeConcurrency], ['EUROPE_WEST', 5, 2, false, 3])
+    const d = loadConfig({})
+    assert.deepEqual([d.probeRegion, d.sfMonitorIntervalSeconds, d.probeMinIntervalSeconds, d.probes, d.probeConcurrency], ['NORTH_AMERICA_EAST', 60, 30, true, 16])
+    assert.throws(() => loadConfig({ ZONAL_PROBE_REGION: 'north america' }), ConfigError)
+    assert.throws(() => loadConfig({ ZONAL_PROBE_MIN_INTERVAL: '0' }), ConfigError)
+  })
+})

@@ -15,7 +15,8 @@ export interface TestService {
  * `adminPassword`; `env` adds or overrides ZONAL_ variables (ZONAL_DATABASE_URL: another node
  * on an existing database). Client addresses are placed nowhere
  * (`ZONAL_GEOIP_DB=none`: the shipped database takes about 135 MB a process) unless `env` asks
- * for a database.
+ * for a database. Pools are not probed (`ZONAL_PROBES=off`: a test's pools may hold addresses
+ * outside loopback) unless `env` turns probes on, for pools of loopback targets only.
  */
 export async function startTestService (adminPassword: string, env: Record<string, string> = {}, engine: EngineCase['name'] = 'sqlite'): Promise<TestService> {
   const db = await freshDatabase(engine)
@@ -26,6 +27,7 @@ export async function startTestService (adminPassword: string, env: Record<strin
     ZONAL_ADMIN_PASSWORD: adminPassword,
     ZONAL_LOG_LEVEL: 'silent',
     ZONAL_GEOIP_DB: 'none',
+    ZONAL_PROBES: 'off',
     ...env
   }))
   return {

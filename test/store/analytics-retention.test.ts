@@ -20,9 +20,17 @@ describe('firstDayKept', () => {
     assert.equal(monthOf('2026-12-05', 1), '2027-01')
   })
 
-  it('keeps query volume 13 months (its sums per month a month longer), usage days 37 and the rest 90 days', () => {
+  it('keeps query volume 13 months (its sums per month a month longer), usage days 37, failover events 4 and the rest 90 days', () => {
     assert.deepEqual(Object.fromEntries(ANALYTICS_TABLES.map(t => [t.name, t.keep])), {
-      query_volume: { months: 13 }, query_volume_months: { months: 14 }, response_codes: { days: 90 }, host_volume: { days: 90 }, raw_queries: { days: 90 }, client_responses: { days: 90 }, usage_days: { months: 37 }
+      query_volume: { months: 13 },
+      query_volume_months: { months: 14 },
+      response_codes: { days: 90 },
+      host_volume: { days: 90 },
+      raw_queries: { days: 90 },
+      client_responses: { days: 90 },
+      usage_days: { months: 37 },
+      probe_results: { days: 90 },
+      failover_events: { months: 4 }
     })
   })
 })
@@ -91,7 +99,7 @@ for (const engine of await engineCases()) {
         assert.deepEqual([by.query_volume!.deleted, by.host_volume!.deleted, by.response_codes!.deleted], [2, 3, 2])
       }
       // Nothing more to remove the second time.
-      assert.deepEqual((await store.analyticsData.prune(NOW)).map(p => p.deleted + p.droppedPartitions.length), [0, 0, 0, 0, 0, 0, 0])
+      assert.deepEqual((await store.analyticsData.prune(NOW)).map(p => p.deleted + p.droppedPartitions.length), [0, 0, 0, 0, 0, 0, 0, 0, 0])
     })
 
     it('deletes in batches of the given size', async () => {
@@ -116,7 +124,7 @@ for (const engine of await engineCases()) {
         const where = await sql<{ day: string, part: string }>`select day, tableoid::regclass::text as part from host_volume where zone = 'example.com.' order by day`.execute(db)
         assert.deepEqual(where.rows.map(r => r.part), [`host_volume_p${today.slice(0, 7).replace('-', '')}`, `host_volume_p${next.slice(0, 7).replace('-', '')}`, 'host_volume_default'])
         // A month created later takes its rows out of the default partition; upserts go on.
-        assert.deepEqual(await store.analyticsData.preparePartitions(new Date('2031-07-01T00:00:00Z')), ['query_volume 2031-07', 'query_volume 2031-08', 'query_volume_months 2031-07', 'query_volume_months 2031-08', 'response_codes 2031-07', 'response_codes 2031-08', 'host_volume 2031-07', 'host_volume 2031-08', 'raw_queries 2031-07', 'raw_queries 2031-08', 'client_responses 2031-07', 'client_responses 2031-08', 'usage_days 2031-07', 'usage_days 2031-08'])
+        assert.deepEqual(await store.analyticsData.preparePartitions(new Date('2031-07-01T00:00:00Z')), ['query_volume 2031-07', 'query_volume 2031-08', 'query_volume_months 2031-07', 'query_volume_months 2031-08', 'response_codes 2031-07', 'response_codes 2031-08', 'host_volume 2031-07', 'host_volume 2031-08', 'raw_queries 2031-07', 'raw_queries 2031-08', 'client_responses 2031-07', 'client_responses 2031-08', 'usage_days 2031-07', 'usage_days 2031-08', 'probe_results 2031-07', 'probe_results 2031-08', 'failover_events 2031-07', 'failover_events 2031-08'])
         await store.hostVolume.add([rows[2]!])
         const moved = await sql<{ part: string, rsp_total: string }>`select tableoid::regclass::text as part, rsp_total from host_volume where day = '2031-07-04'`.execute(db)
         assert.deepEqual(moved.rows.map(r => [r.part, Number(r.rsp_total)]), [['host_volume_p203107', 6]])
@@ -152,7 +160,7 @@ for (const engine of await engineCases()) {
           const expected = new Set(['query_volume_default', 'query_volume_p202510', 'query_volume_p202611', `query_volume_p${monthOf(today).replace('-', '')}`, `query_volume_p${monthOf(today, 1).replace('-', '')}`])
           assert.deepEqual(parts.rows.map(r => r.name), [...expected].sort())
           const partitioned = await sql<{ name: string }>`select c.relname as name from pg_partitioned_table p join pg_class c on c.oid = p.partrelid where c.relnamespace = current_schema()::regnamespace order by 1`.execute(at.db)
-          assert.deepEqual(partitioned.rows.map(r => r.name), ['client_responses', 'host_volume', 'query_volume', 'query_volume_months', 'raw_queries', 'response_codes', 'usage_days'])
+          assert.deepEqual(partitioned.rows.map(r => r.name), ['client_responses', 'failover_events', 'host_volume', 'probe_results', 'query_volume', 'query_volume_months', 'raw_queries', 'response_codes', 'usage_days'])
           // Asked again, a partitioned table stays as it is.
           await partitionByMonth(at.db, engine.name, 'query_volume')
           const again = await sql<{ name: string }>`select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('query_volume') order by 1`.execute(at.db)

@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -23,6 +23,7 @@ import { SqlZoneSnapshotStore } from './zone-snapshots.ts'
 import { SqlZoneStore } from './zones.ts'
 import { SqlHealthCheckStore } from './health-checks.ts'
 import { SqlDanglingReportStore } from './dangling-reports.ts'
+import { SqlTrafficStore } from './traffic.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -48,6 +49,7 @@ interface Parts {
   readonly healthChecks: HealthCheckStore
   readonly danglingReports: DanglingReportStore
   readonly usage: SqlUsageStore
+  readonly traffic: TrafficStore
 }
 
 /**
@@ -120,7 +122,8 @@ export class SqlStore implements Store {
       clientResponses: new SqlClientResponseStore(db, writeTransaction, engineImpl),
       healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction),
       danglingReports: new SqlDanglingReportStore(db),
-      usage: new SqlUsageStore(db, engineImpl, usageClock)
+      usage: new SqlUsageStore(db, engineImpl, usageClock),
+      traffic: new SqlTrafficStore(db)
     }
     this.usageClock = usageClock
   }
@@ -143,6 +146,7 @@ export class SqlStore implements Store {
   get healthChecks (): HealthCheckStore { return this.current().parts.healthChecks }
   get danglingReports (): DanglingReportStore { return this.current().parts.danglingReports }
   get usage (): UsageStore { return this.current().parts.usage }
+  get traffic (): TrafficStore { return this.current().parts.traffic }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

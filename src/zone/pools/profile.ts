@@ -21,6 +21,8 @@ export interface PoolRecordInfo {
   runProbes: boolean
   priority: number
   failoverDelay: number
+  /** Minutes a failed record must pass before it serves again; absent: `failoverDelay`. */
+  restorationDelay?: number
   threshold: number
 }
 

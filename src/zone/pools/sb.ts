@@ -14,7 +14,8 @@ export const COMPUTED_KEYS = ['status', 'availableToServe', 'type'] as const
 
 /**
  * One `rdataInfo` entry of an SB or TC pool, defaults filled: state NORMAL, runProbes true,
- * priority = position (1-based), failoverDelay 0 minutes, threshold 1; TC adds `weight`
+ * priority = position (1-based), failoverDelay 0 minutes, threshold 1, restorationDelay (failback
+ * delay) only when given; TC adds `weight`
  * (default 2).
  *
  * @throws ZonalError POOL_PRIORITY_INVALID (110008), TC_POOL_WEIGHT_INVALID (110015),
@@ -23,7 +24,7 @@ export const COMPUTED_KEYS = ['status', 'availableToServe', 'type'] as const
 export function recordInfoOf (value: unknown, path: string, index: number, weighted: true): PoolRecordInfo & { weight: number }
 export function recordInfoOf (value: unknown, path: string, index: number, weighted: false): PoolRecordInfo
 export function recordInfoOf (value: unknown, path: string, index: number, weighted: boolean): PoolRecordInfo & { weight?: number } {
-  const keys = ['state', 'runProbes', 'priority', 'failoverDelay', 'threshold', ...COMPUTED_KEYS]
+  const keys = ['state', 'runProbes', 'priority', 'failoverDelay', 'restorationDelay', 'threshold', ...COMPUTED_KEYS]
   const r = ProfileObject.of(value, path, weighted ? [...keys, 'weight'] : keys)
   checkComputed(r)
   const info: PoolRecordInfo & { weight?: number } = {
@@ -33,6 +34,9 @@ export function recordInfoOf (value: unknown, path: string, index: number, weigh
     failoverDelay: r.int('failoverDelay', 0, 30) ?? 0,
     threshold: r.int('threshold', 1, INT32_MAX) ?? 1
   }
+  // The failback delay (minutes); without it failback waits failoverDelay (the real API's default). Kept only when given.
+  const restorationDelay = r.int('restorationDelay', 0, 30)
+  if (restorationDelay !== undefined) info.restorationDelay = restorationDelay
   if (weighted) {
     const weight = r.raw('weight')
     if (weight !== undefined && (typeof weight !== 'number' || !Number.isInteger(weight) || weight < 2 || weight > 100 || weight % 2 !== 0)) {

@@ -11,6 +11,7 @@ import { RrsetBody, RrsetCreateBody, RrsetList, RrsetListQuerystring, RrsetParam
 import { callerOf } from '../zones/index.ts'
 import { rrsetDto } from './dto.ts'
 import { rrsetQueryOf } from './query.ts'
+import { isProbedPool, poolHealthKey, zonePoolHealth } from '../../../traffic/live-status.ts'
 
 type RrsetListBody = Static<typeof RrsetList>
 
@@ -44,11 +45,14 @@ export const rrsetRoutes: FastifyPluginAsyncTypebox<{ zones: ZoneDeps }> = async
 
   async function list (request: FastifyRequest, path: { zoneName: string, rrType?: string, ownerName?: string }, qs: Static<typeof RrsetListQuerystring>): Promise<RrsetListBody> {
     const query = rrsetQueryOf(qs)
-    const page = await listRrsets(zones, callerOf(request), path, query)
+    const caller = callerOf(request)
+    const page = await listRrsets(zones, caller, path, query)
     const q = qs.q ?? ''
+    // Pools that probes watch show their live state (traffic/live-status.ts).
+    const health = page.rrSets.some(r => isProbedPool(r.profile)) ? await zonePoolHealth(zones.store, caller.principal.scope('read'), page.zoneName) : undefined
     return {
       zoneName: page.zoneName,
-      rrSets: page.rrSets.map(rrsetDto),
+      rrSets: page.rrSets.map(r => rrsetDto(r, health === undefined ? undefined : (type) => health.get(poolHealthKey(r.ownerName, page.zoneName, type)) ?? new Map())),
       queryInfo: { ...(q === '' ? {} : { q }), sort: query.sort, reverse: query.reverse, limit: query.limit },
       resultInfo: { totalCount: page.totalCount, offset: query.offset, returnedCount: page.rrSets.length }
     }
