@@ -105,8 +105,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   })
   const analytics = config.analytics ? createAnalytics(config, store, logger, metrics) : undefined
   const trafficLogger = logger.child({ part: 'traffic' })
-  // Pool record states decided by the probes (or, with ZONAL_PROBES=off, by the other nodes);
-  // the DNS index takes them once the answer path serves from them.
+  // Pool record states decided by the probes (or, with ZONAL_PROBES=off, by the other nodes) go
+  // to the DNS answer path (every DNS worker at once). The service starts after DNS, and its first
+  // tick publishes the states stored before this start (a restart, another node's decisions).
+  let poolHealthTarget: DnsService | undefined
   const traffic = new TrafficService(store, {
     node: config.nodeName,
     region: config.probeRegion,
@@ -114,7 +116,10 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     minIntervalSeconds: config.probeMinIntervalSeconds,
     concurrency: config.probeConcurrency,
     probe: config.probes,
-    publish: (states) => trafficLogger.debug({ zoneId: states.zoneId, owner: states.owner, type: states.type, health: Object.fromEntries(states.health) }, 'pool record states'),
+    publish: (states) => {
+      trafficLogger.debug({ zoneId: states.zoneId, owner: states.owner, type: states.type, health: Object.fromEntries(states.health) }, 'pool record states')
+      poolHealthTarget?.setPoolHealth(states)
+    },
     logger: trafficLogger
   })
   const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }, { resolvers: config.resolvers }), {
@@ -200,6 +205,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       }
     })
     dnsRef = dns
+    poolHealthTarget = dns
     await refresher.start()
     await health.startSchedule()
     traffic.start()

@@ -1,12 +1,15 @@
 /**
  * Traffic services end to end, the whole service as `npm start` runs it (its own timer, real
  * time, probes on with short intervals): an SF pool created through the API over a loopback HTTP
- * server; the server fails, the pool's GET shows CRITICAL and the failover report lists the
- * failover; the server comes back and the report lists the failback. Nothing is probed outside
- * loopback (the pool's only record is 127.0.0.5).
+ * server; the server fails, the pool's GET shows CRITICAL, the service's DNS answers the backup
+ * record and the failover report lists the failover; the server comes back, DNS answers the live
+ * record again and the report lists the failback. Nothing is probed outside loopback (the pool's
+ * only probed record is 127.0.0.5).
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { query } from '../../src/dns/client/query.ts'
+import { parseName } from '../../src/zone/name.ts'
 import { eventually } from '../helpers/named.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 import { HttpTarget } from './loopback-targets.ts'
@@ -41,6 +44,12 @@ describe('traffic services in the running service', () => {
     return (await res.json() as { rrSets: Array<{ profile: { status: unknown } }> }).rrSets[0]!.profile.status
   }
 
+  /** The addresses the service's DNS answers for the pool's name (the probes' decision, reached through the DNS answer path). */
+  const served = async (): Promise<string[]> => {
+    const m = await query({ host: '127.0.0.1', port: t.service.dns.port }, parseName('sf.example.org.'), 1, { timeoutMs: 2000, retries: 2 })
+    return m.answers.filter(r => r.type === 1).map(r => [...r.rdata].join('.')).sort()
+  }
+
   it('fails over when the monitored server fails, and back when it returns', async () => {
     const profile = { '@context': 'http://schemas.ultradns.com/SFPool.jsonschema', regionFailureSensitivity: 'HIGH', monitor: { method: 'GET', url: `http://www.example.org:${web.port}/health`, searchString: 'healthy' }, backupRecord: { rdata: '127.0.0.9' } }
     const created = await fetch(`${base}/zones/example.org./rrsets/A/sf`, { method: 'POST', headers, body: JSON.stringify({ ttl: 60, rdata: ['127.0.0.5'], profile }) })
@@ -48,13 +57,16 @@ describe('traffic services in the running service', () => {
     await eventually(async () => web.requests.length > 0, 20_000, 'the monitor runs')
     assert.equal(web.requests[0]!.host, `www.example.org:${web.port}`)
     assert.equal(await status(), 'OK')
+    assert.deepEqual(await served(), ['127.0.0.5'])
     web.mode = 'error'
     await eventually(async () => (await report()).length === 1, 20_000, 'the failover is reported')
     assert.deepEqual((await report()).map(r => [r.poolRecordState, r.failoverReason, r.trafficServicePoolType]), [['INACTIVE', 'Probe Failure', 'FAILOVER_POOL']])
     assert.equal(await status(), 'CRITICAL')
+    await eventually(async () => (await served()).join() === '127.0.0.9', 20_000, 'DNS answers the backup record')
     web.mode = 'up'
     await eventually(async () => (await report()).length === 2, 20_000, 'the failback is reported')
     assert.deepEqual((await report()).map(r => r.poolRecordState), ['INACTIVE', 'ACTIVE'])
     assert.equal(await status(), 'OK')
+    await eventually(async () => (await served()).join() === '127.0.0.5', 20_000, 'DNS answers the live record again')
   })
 })
