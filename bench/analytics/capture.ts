@@ -12,14 +12,15 @@
 // dropped and failed queries and the raw sampler's outcomes (from /metrics), and the bytes the
 // analytics tables grew by (SQLite dbstat over their tables and indexes, after the graceful stop
 // wrote the last flush) per million queries answered (dnsperf's completed queries).
-import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { loadavg } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import Database from 'better-sqlite3'
 import { freePort, npmStartArgs, startZonalProcess, uploadZonal, type ZonalProcess } from '../api/servers.ts'
-import { CLIENT_CPU, PINNED, SERVER_CPU, installed, pinned, waitForSoa } from '../dns/servers.ts'
+import { CLIENT_CPU, PINNED, SERVER_CPU, installed, waitForSoa } from '../dns/servers.ts'
+import { dnsperfFor, metric, threadCpu, type ThreadCpu } from '../dns/service-load.ts'
 import { generateZone } from '../zonefile/generate.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -70,51 +71,8 @@ function queryFile (): string {
   return path
 }
 
-function dnsperf (port: number, queries: string): { qps: number, completed: number, lost: string } {
-  const argv = ['-s', '127.0.0.1', '-p', String(port), '-d', queries, '-l', String(SECONDS), '-c', '8', '-T', PIN ? '1' : '2', '-q', '200']
-  const [cmd, args] = PIN ? pinned(CLIENT_CPU, 'dnsperf', argv) : ['dnsperf', argv]
-  const r = spawnSync(cmd, args, { encoding: 'utf8' })
-  const qps = Number(/Queries per second:\s+([\d.]+)/.exec(r.stdout)?.[1] ?? NaN)
-  const completed = Number(/Queries completed:\s+(\d+)/.exec(r.stdout)?.[1] ?? NaN)
-  const lost = /Queries lost:\s+(.+)/.exec(r.stdout)?.[1] ?? '?'
-  return { qps, completed, lost }
-}
-
-/** A counter of the service's /metrics, summed over its series whose labels include `label` ('' for all). */
-async function metric (z: ZonalProcess, name: string, label = ''): Promise<number> {
-  const text = await (await fetch(`${z.base}/metrics`)).text()
-  let sum = 0
-  for (const line of text.split('\n')) {
-    const m = /^([a-z_]+)(?:\{([^}]*)\})?\s+(\S+)$/.exec(line)
-    if (m !== null && m[1] === name && (m[2] ?? '').includes(label)) sum += Number(m[3])
-  }
-  return sum
-}
-
-/** The thread groups whose CPU time is read: the main thread, the DNS workers, V8's helper threads (GC), the rest. */
-type ThreadCpu = Record<'main' | 'dns' | 'v8' | 'other', number>
-
-/** CPU seconds (user + system) each thread group of process `pid` has used (Linux /proc; zeros elsewhere). */
-function threadCpu (pid: number): ThreadCpu {
-  const out: ThreadCpu = { main: 0, dns: 0, v8: 0, other: 0 }
-  let tasks: string[]
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`)
-  } catch {
-    return out
-  }
-  for (const tid of tasks) {
-    try {
-      const comm = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim()
-      // Fields after the command name's closing parenthesis: utime and stime are the 12th and 13th.
-      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      const seconds = (Number(fields[11]) + Number(fields[12])) / 100
-      const group = comm === 'node-MainThread' ? 'main' : comm.startsWith('dns-') ? 'dns' : comm.startsWith('node-V8') ? 'v8' : 'other'
-      out[group] += seconds
-    } catch {} // a thread that ended meanwhile
-  }
-  return out
+async function dnsperf (port: number, queries: string): Promise<{ qps: number, completed: number, lost: string }> {
+  return await dnsperfFor(port, queries, SECONDS, PIN)
 }
 
 /** Bytes of the analytics tables and their indexes (dbstat), and the database file size after a checkpoint. */
@@ -176,7 +134,7 @@ for (const analytics of order) {
     await waitForSoa(dnsPort, ORIGIN, SERIAL, performance.now(), 60_000, z.child)
     const l = load()
     const cpuBefore = threadCpu(z.child.pid!)
-    const p = dnsperf(dnsPort, queries)
+    const p = await dnsperf(dnsPort, queries)
     const cpuAfter = threadCpu(z.child.pid!)
     const cpu = { main: cpuAfter.main - cpuBefore.main, dns: cpuAfter.dns - cpuBefore.dns, v8: cpuAfter.v8 - cpuBefore.v8, other: cpuAfter.other - cpuBefore.other }
     run = { analytics, ...p, load: l, cpu }
