@@ -3,8 +3,9 @@
  * time, probes on with short intervals): an SF pool created through the API over a loopback HTTP
  * server; the server fails, the pool's GET shows CRITICAL, the service's DNS answers the backup
  * record and the failover report lists the failover; the server comes back, DNS answers the live
- * record again and the report lists the failback. Nothing is probed outside loopback (the pool's
- * only probed record is 127.0.0.5).
+ * record again and the report lists the failback. An SLB pool over two loopback HTTP servers
+ * answers its all-fail record when both fail and the recovered record after. Nothing is probed
+ * outside loopback (the probed records are 127.0.0.5, 127.0.0.11 and 127.0.0.12).
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -44,9 +45,9 @@ describe('traffic services in the running service', () => {
     return (await res.json() as { rrSets: Array<{ profile: { status: unknown } }> }).rrSets[0]!.profile.status
   }
 
-  /** The addresses the service's DNS answers for the pool's name (the probes' decision, reached through the DNS answer path). */
-  const served = async (): Promise<string[]> => {
-    const m = await query({ host: '127.0.0.1', port: t.service.dns.port }, parseName('sf.example.org.'), 1, { timeoutMs: 2000, retries: 2 })
+  /** The addresses the service's DNS answers for a pool's name (the probes' decision, reached through the DNS answer path). */
+  const served = async (owner = 'sf.example.org.'): Promise<string[]> => {
+    const m = await query({ host: '127.0.0.1', port: t.service.dns.port }, parseName(owner), 1, { timeoutMs: 2000, retries: 2 })
     return m.answers.filter(r => r.type === 1).map(r => [...r.rdata].join('.')).sort()
   }
 
@@ -68,5 +69,26 @@ describe('traffic services in the running service', () => {
     assert.deepEqual((await report()).map(r => r.poolRecordState), ['INACTIVE', 'ACTIVE'])
     assert.equal(await status(), 'OK')
     await eventually(async () => (await served()).join() === '127.0.0.5', 20_000, 'DNS answers the live record again')
+  })
+
+  it('serves an SLB pool\'s healthy records, its all-fail record when every one fails, and a record again when it recovers', async () => {
+    const a = await new HttpTarget('127.0.0.11').start()
+    const b = await new HttpTarget('127.0.0.12').start(a.port)
+    try {
+      const profile = { '@context': 'http://schemas.ultradns.com/SLBPool.jsonschema', monitor: { method: 'GET', url: `http://slb.example.org:${a.port}/health` }, allFailRecord: { rdata: '127.0.0.19' }, rdataInfo: [{}, {}] }
+      const created = await fetch(`${base}/zones/example.org./rrsets/A/slb`, { method: 'POST', headers, body: JSON.stringify({ ttl: 60, rdata: ['127.0.0.11', '127.0.0.12'], profile }) })
+      assert.equal(created.status, 201, await created.text())
+      await eventually(async () => a.requests.length > 0 && b.requests.length > 0, 20_000, 'the monitor checks both records')
+      const healthy = await served('slb.example.org.')
+      assert.ok(healthy.length > 0 && healthy.every(r => r === '127.0.0.11' || r === '127.0.0.12'), healthy.join())
+      a.mode = 'error'
+      b.mode = 'error'
+      await eventually(async () => (await served('slb.example.org.')).join() === '127.0.0.19', 20_000, 'DNS answers the all-fail record')
+      b.mode = 'up'
+      await eventually(async () => (await served('slb.example.org.')).join() === '127.0.0.12', 20_000, 'DNS answers the recovered record')
+    } finally {
+      await a.stop()
+      await b.stop()
+    }
   })
 })
