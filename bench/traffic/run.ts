@@ -62,7 +62,8 @@ const dnsPort = await freePort()
 let runNo = 0
 async function start (probes: boolean): Promise<ZonalProcess> {
   const z = await startZonalProcess(join(work, `run-${runNo++}`), {
-    nodeArgs: npmStartArgs(),
+    // BENCH_TRAFFIC_NODE_ARGS: more node arguments (`--cpu-prof --cpu-prof-dir=…` to profile).
+    nodeArgs: [...(process.env.BENCH_TRAFFIC_NODE_ARGS ?? '').split(' ').filter(a => a !== ''), ...npmStartArgs()],
     dnsPort,
     databaseUrl: `sqlite:${dbPath}`,
     env: { ZONAL_PROBES: probes ? 'on' : 'off', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0', ZONAL_ANALYTICS: 'off', ZONAL_HEALTH_INTERVAL: '0' }

@@ -72,6 +72,10 @@ export class TrafficService {
   private readonly evaluating = new Map<string, Promise<void>>()
   /** Per pool, the states last published (as a canonical text). */
   private readonly published = new Map<string, string>()
+  /** Per check (job key), the outcome of its last run on this node. */
+  private readonly lastOutcome = new Map<string, boolean>()
+  /** Per pool, when it was last decided on this node, and whether a change was then waiting out its delay. */
+  private readonly decided = new Map<string, { at: number, pending: boolean }>()
   private timer: NodeJS.Timeout | undefined
   private readonly abort = new AbortController()
   private stopped = false
@@ -99,6 +103,9 @@ export class TrafficService {
         const jobs = new Map<string, Job>()
         for (const pool of pools) for (const job of this.jobsOf(pool)) jobs.set(job.key, job)
         for (const key of this.due.keys()) if (!jobs.has(key)) this.due.delete(key)
+        for (const key of this.lastOutcome.keys()) if (!jobs.has(key)) this.lastOutcome.delete(key)
+        const poolKeys = new Set([...jobs.values()].map(j => poolKeyOf(j.pool)))
+        for (const key of this.decided.keys()) if (!poolKeys.has(key)) this.decided.delete(key)
         for (const [key, job] of jobs) {
           // A new check starts within its first interval (at most 2 s away), spread by jitter.
           if (!this.due.has(key)) this.due.set(key, now + Math.floor(this.random() * Math.min(job.intervalMs, 2000)))
@@ -197,6 +204,14 @@ export class TrafficService {
       durationMs: outcome.durationMs,
       at: new Date(at).toISOString()
     })
+    // A pool is decided again when this result differs from the check's last one, while a change
+    // waits out its delay, or once an interval (other agents' results, and results going stale,
+    // move the decision without this node's outcome changing). A pool of ten records probed every
+    // minute is then decided about once a minute, not ten times, when nothing changes.
+    const previous = this.lastOutcome.get(job.key)
+    this.lastOutcome.set(job.key, outcome.ok)
+    const last = this.decided.get(poolKeyOf(pool))
+    if (previous === outcome.ok && last !== undefined && !last.pending && at - last.at < job.intervalMs) return
     await this.evaluate(pool, at)
   }
 
@@ -224,20 +239,25 @@ export class TrafficService {
     const monitored = probedRecords(pool.profile, pool.rdataText).map(r => r.record)
     const states = new Map<string, PoolRecordHealth>(monitored.map(r => [r, 'UP']))
     for (const r of rows) if (states.has(r.record)) states.set(r.record, r.state)
+    let pending = false
     for (const v of verdicts) {
       const row = rows.find(r => r.record === v.record)
       const current = { state: row?.state ?? 'UP', pendingState: row?.pendingState ?? null, pendingSince: row?.pendingSince == null ? null : Date.parse(row.pendingSince) }
       const step = stepFor(v, current, now)
       const key: PoolRecordKey = { zoneId: pool.zoneId, ownerKey: pool.ownerKey, rrtype: pool.rrtype, record: v.record }
+      if (step.kind === 'keep' && current.pendingState !== null) pending = true
       if (step.kind === 'clear-pending') await this.store.traffic.setPending(key, null)
-      else if (step.kind === 'pend') await this.store.traffic.setPending(key, { state: step.state, since: new Date(now).toISOString() })
-      else if (step.kind === 'change') {
+      else if (step.kind === 'pend') {
+        pending = true
+        await this.store.traffic.setPending(key, { state: step.state, since: new Date(now).toISOString() })
+      } else if (step.kind === 'change') {
         states.set(v.record, step.to)
         const allFail = allRecordsOut(pool.profile, pool.rdataText, states)
         const changed = await this.change(pool, key, step.from, step.to, now, allFail, v.why)
         if (!changed) states.set(v.record, (await this.store.traffic.health(pool.zoneId, { ownerKey: pool.ownerKey, rrtype: pool.rrtype })).find(r => r.record === v.record)?.state ?? 'UP')
       }
     }
+    this.decided.set(poolKeyOf(pool), { at: now, pending })
     this.publishIfChanged(pool, states)
   }
 
