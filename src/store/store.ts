@@ -1144,6 +1144,8 @@ export interface TrafficStore {
   pools (): Promise<TrafficPool[]>
   /** Record a run: its history row, and the agent's latest result for the record and probe. */
   record (run: ProbeRun): Promise<void>
+  /** Record several runs in one transaction (as {@link record} each, the newest of a record's runs its latest). */
+  recordMany (runs: readonly ProbeRun[]): Promise<void>
   /** Every agent's latest results for the records of a pool. */
   observations (zoneId: string, ownerKey: string, rrtype: number): Promise<PoolObservation[]>
   /** The decided states of the probed records of a zone's pools (of one pool when given). */

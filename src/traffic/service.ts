@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { PoolRecordHealth, PoolRecordStates } from '../zone/pools/health.ts'
-import type { PoolRecordKey, Store, TrafficPool } from '../store/store.ts'
+import type { PoolRecordKey, ProbeRun, Store, TrafficPool } from '../store/store.ts'
 import { runCheck, type ProbeCheck } from './checks/index.ts'
 import { judgePool, poolTypeOf, probedRecords, stepFor, type Evidence, type ProbeRule } from './decide.ts'
 import { allRecordsOut } from './manual.ts'
@@ -44,6 +44,8 @@ interface Job {
 }
 
 const TICK_MS = 1000
+/** Probe runs are written together at most this long after they finish (one transaction). */
+const WRITE_DELAY_MS = 500
 
 function poolKeyOf (p: Pick<TrafficPool, 'zoneId' | 'ownerKey' | 'rrtype'>): string {
   return `${p.zoneId}\u0000${p.ownerKey}\u0000${p.rrtype}`
@@ -72,6 +74,11 @@ export class TrafficService {
   private readonly evaluating = new Map<string, Promise<void>>()
   /** Per pool, the states last published (as a canonical text). */
   private readonly published = new Map<string, string>()
+  /** Probe runs not yet written (written together within {@link WRITE_DELAY_MS}, or before a decision). */
+  private readonly unwritten: ProbeRun[] = []
+  private writeTimer: ReturnType<typeof setTimeout> | undefined
+  /** The write under way, if any (writes follow one another). */
+  private writing: Promise<void> = Promise.resolve()
   /** Per check (job key), the outcome of its last run on this node. */
   private readonly lastOutcome = new Map<string, boolean>()
   /** Per pool, when it was last decided on this node, and whether a change was then waiting out its delay. */
@@ -168,6 +175,8 @@ export class TrafficService {
     }
     this.pump()
     await Promise.all(runs)
+    // The tick's runs are written before it resolves (one transaction for those not yet written).
+    await this.writeRuns()
   }
 
   private pump (): void {
@@ -190,7 +199,7 @@ export class TrafficService {
     const outcome = await runCheck(job.check, { address: job.record, signal: this.abort.signal })
     if (this.stopped) return
     const { pool } = job
-    await this.store.traffic.record({
+    this.unwritten.push({
       zoneId: pool.zoneId,
       ownerKey: pool.ownerKey,
       rrtype: pool.rrtype,
@@ -211,8 +220,44 @@ export class TrafficService {
     const previous = this.lastOutcome.get(job.key)
     this.lastOutcome.set(job.key, outcome.ok)
     const last = this.decided.get(poolKeyOf(pool))
-    if (previous === outcome.ok && last !== undefined && !last.pending && at - last.at < job.intervalMs) return
+    if (previous === outcome.ok && last !== undefined && !last.pending && at - last.at < job.intervalMs) {
+      this.writeSoon()
+      return
+    }
+    // The decision reads every agent's latest results: this run's is written first.
+    await this.writeRuns()
     await this.evaluate(pool, at)
+  }
+
+  /** Write the runs not yet written within {@link WRITE_DELAY_MS} (one transaction for all of them). */
+  private writeSoon (): void {
+    if (this.writeTimer !== undefined) return
+    this.writeTimer = setTimeout(() => {
+      this.writeTimer = undefined
+      this.writeRuns().catch((err: unknown) => this.settings.logger?.warn({ err }, 'probe results not written'))
+    }, WRITE_DELAY_MS)
+    this.writeTimer.unref()
+  }
+
+  /**
+   * Write every run not yet written, in one transaction (`recordMany`), after the writes under
+   * way; a failed write puts its runs back for the next one.
+   */
+  private async writeRuns (): Promise<void> {
+    const previous = this.writing
+    const next = (async () => {
+      await previous
+      const runs = this.unwritten.splice(0)
+      if (runs.length === 0) return
+      try {
+        await this.store.traffic.recordMany(runs)
+      } catch (err) {
+        this.unwritten.unshift(...runs)
+        throw err
+      }
+    })()
+    this.writing = next.catch(() => {})
+    await next
   }
 
   /** Decide a pool's records from every agent's latest results (one evaluation per pool at a time). */
@@ -362,6 +407,10 @@ export class TrafficService {
     for (const q of this.queue.splice(0)) q.done()
     await Promise.all([...this.inFlight])
     await Promise.all([...this.evaluating.values()])
+    clearTimeout(this.writeTimer)
+    this.writeTimer = undefined
+    // The runs finished before the stop are kept.
+    await this.writeRuns().catch((err: unknown) => this.settings.logger?.warn({ err }, 'probe results not written'))
   }
 }
 

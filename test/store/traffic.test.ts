@@ -121,6 +121,24 @@ for (const engine of await engineCases()) {
       ])
     })
 
+    it('records a batch of runs in one call: every run kept, the newest of the batch each agent\'s latest unless a newer one is stored', async () => {
+      const base = { zoneId: zone.id, ownerKey: SB, rrtype: 1, record: '127.0.0.3', probeId: 'P2', region: 'ASIA', probeType: 'HTTP', durationMs: 5 }
+      await store.traffic.record({ ...base, agent: 'n2', at: '2026-11-26T09:05:00.000Z', ok: true, message: 'stored newer' })
+      await store.traffic.recordMany([
+        { ...base, agent: 'n1', at: '2026-11-26T09:01:00.000Z', ok: true, message: 'first' },
+        { ...base, agent: 'n1', at: '2026-11-26T09:03:00.000Z', ok: false, message: 'newest of the batch' },
+        { ...base, agent: 'n1', at: '2026-11-26T09:02:00.000Z', ok: true, message: 'late in the batch' },
+        { ...base, agent: 'n2', at: '2026-11-26T09:04:00.000Z', ok: false, message: 'older than stored' }
+      ])
+      await store.traffic.recordMany([])
+      const seen = (await store.traffic.observations(zone.id, SB, 1)).filter(o => o.record === '127.0.0.3' || o.probeId === 'P2').sort((a, b) => a.agent < b.agent ? -1 : 1)
+      assert.deepEqual(seen.map(o => [o.agent, o.ok, o.message]), [['n1', false, 'newest of the batch'], ['n2', true, 'stored newer']])
+      const runs = await store.traffic.runs({ zoneId: zone.id, ownerKey: SB, rrtype: 1 }, '2026-11-26T09:00:00.000Z', '2026-11-26T10:00:00.000Z', 100)
+      assert.deepEqual(runs.map(r => [r.at, r.agent]), [
+        ['2026-11-26T09:01:00.000Z', 'n1'], ['2026-11-26T09:02:00.000Z', 'n1'], ['2026-11-26T09:03:00.000Z', 'n1'], ['2026-11-26T09:04:00.000Z', 'n2'], ['2026-11-26T09:05:00.000Z', 'n2']
+      ])
+    })
+
     it('changes a record\'s state only from the state it has (a record without a row is UP)', async () => {
       const key = { zoneId: zone.id, ownerKey: SB, rrtype: 1, record: '127.0.0.2' }
       assert.deepEqual(await store.traffic.health(zone.id), [])

@@ -45,12 +45,18 @@ function eventOf (r: FailoverEventTable): FailoverEvent {
   }
 }
 
+/** Probe runs written per statement (13 parameters a row). */
+const RUNS_PER_STATEMENT = 500
+
 /** Traffic services over Kysely (migration 0022), both engines. */
 export class SqlTrafficStore implements TrafficStore {
   private readonly db: Kysely<Database>
+  private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
 
-  constructor (db: Kysely<Database>) {
+  /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
     this.db = db
+    this.inTransaction = inTransaction
   }
 
   async createProbe (p: ProbeDefinition): Promise<void> {
@@ -140,28 +146,59 @@ export class SqlTrafficStore implements TrafficStore {
   }
 
   async record (run: ProbeRun): Promise<void> {
-    await this.db.insertInto('probe_results').values({
-      day: run.at.slice(0, 10),
-      at: run.at,
-      zone_id: run.zoneId,
-      owner_key: run.ownerKey,
-      rrtype: run.rrtype,
-      record: run.record,
-      probe_id: run.probeId,
-      agent: run.agent,
-      region: run.region,
-      probe_type: run.probeType,
-      ok: run.ok ? 1 : 0,
-      message: run.message,
-      duration_ms: Math.round(run.durationMs)
-    }).onConflict(oc => oc.doNothing()).execute()
-    const latest = { region: run.region, ok: run.ok ? 1 : 0, message: run.message, at: run.at }
-    await this.db.insertInto('pool_observations').values({
-      zone_id: run.zoneId, owner_key: run.ownerKey, rrtype: run.rrtype, record: run.record, probe_id: run.probeId, agent: run.agent, ...latest
-    }).onConflict(oc => oc.columns(['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent']).doUpdateSet(latest)
-      // A run that finished after a newer one (a slow target) does not replace it.
-      .where('pool_observations.at', '<=', run.at))
-      .execute()
+    await this.recordMany([run])
+  }
+
+  /**
+   * Several runs in one transaction, in statements of up to {@link RUNS_PER_STATEMENT} rows: the
+   * history rows, then each (record, probe, agent)'s latest result, the newest of the batch, which
+   * replaces the stored one unless that one is newer (a slow run finishing after a later one).
+   */
+  async recordMany (runs: readonly ProbeRun[]): Promise<void> {
+    if (runs.length === 0) return
+    await this.inTransaction(async (db) => {
+      for (let from = 0; from < runs.length; from += RUNS_PER_STATEMENT) {
+        const part = runs.slice(from, from + RUNS_PER_STATEMENT)
+        await db.insertInto('probe_results').values(part.map(run => ({
+          day: run.at.slice(0, 10),
+          at: run.at,
+          zone_id: run.zoneId,
+          owner_key: run.ownerKey,
+          rrtype: run.rrtype,
+          record: run.record,
+          probe_id: run.probeId,
+          agent: run.agent,
+          region: run.region,
+          probe_type: run.probeType,
+          ok: run.ok ? 1 : 0,
+          message: run.message,
+          duration_ms: Math.round(run.durationMs)
+        }))).onConflict(oc => oc.doNothing()).execute()
+        const latest = new Map<string, ProbeRun>()
+        for (const run of part) {
+          const key = `${run.zoneId}\u0000${run.ownerKey}\u0000${run.rrtype}\u0000${run.record}\u0000${run.probeId}\u0000${run.agent}`
+          const seen = latest.get(key)
+          if (seen === undefined || seen.at <= run.at) latest.set(key, run)
+        }
+        await db.insertInto('pool_observations').values([...latest.values()].map(run => ({
+          zone_id: run.zoneId,
+          owner_key: run.ownerKey,
+          rrtype: run.rrtype,
+          record: run.record,
+          probe_id: run.probeId,
+          agent: run.agent,
+          region: run.region,
+          ok: run.ok ? 1 : 0,
+          message: run.message,
+          at: run.at
+        }))).onConflict(oc => oc.columns(['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent']).doUpdateSet({
+          region: sql`excluded.region`, ok: sql`excluded.ok`, message: sql`excluded.message`, at: sql`excluded.at`
+        })
+          // A run that finished after a newer one (a slow target) does not replace it.
+          .where(sql<boolean>`pool_observations.at <= excluded.at`))
+          .execute()
+      }
+    })
   }
 
   async observations (zoneId: string, ownerKey: string, rrtype: number): Promise<PoolObservation[]> {
