@@ -1,3 +1,5 @@
+import { PeriodicJob } from '../util/periodic-job.ts'
+
 /** What one table's retention removed (as the store reports it). */
 export interface PrunedTable {
   table: string
@@ -36,32 +38,17 @@ const DAY_MS = 86_400_000
  * it at once (the store serialises partition changes). A failed run is logged and retried at
  * the next.
  */
-export class AnalyticsRetention {
+export class AnalyticsRetention extends PeriodicJob {
   private readonly upkeep: AnalyticsUpkeep
   private readonly opts: AnalyticsRetentionOptions
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> = Promise.resolve()
 
   constructor (upkeep: AnalyticsUpkeep, opts: AnalyticsRetentionOptions) {
+    super(opts.intervalMs ?? DAY_MS)
     this.upkeep = upkeep
     this.opts = opts
   }
 
-  /** Run now (in the background) and then every interval. */
-  start (): void {
-    if (this.timer !== undefined) return
-    this.timer = setInterval(() => { this.run().catch(() => {}) }, this.opts.intervalMs ?? DAY_MS)
-    this.timer.unref()
-    this.run().catch(() => {})
-  }
-
-  /** One run after the one under way, if any; never rejects (a failure is logged). */
-  async run (): Promise<void> {
-    this.running = this.running.then(async () => await this.once())
-    await this.running
-  }
-
-  private async once (): Promise<void> {
+  protected async once (): Promise<void> {
     const now = this.opts.now?.() ?? new Date()
     try {
       const created = await this.upkeep.preparePartitions(now)
@@ -71,12 +58,5 @@ export class AnalyticsRetention {
     } catch (err) {
       this.opts.logger.warn({ err }, 'analytics retention failed (tried again at the next run)')
     }
-  }
-
-  /** Stop the daily runs and wait for the one under way. */
-  async stop (): Promise<void> {
-    clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
   }
 }

@@ -1,3 +1,5 @@
+import { PeriodicJob } from '../util/periodic-job.ts'
+
 /** What the job asks of the storage (`store.usage`). */
 export interface UsageDayCloser {
   closeDays (now: Date): Promise<string[]>
@@ -25,44 +27,22 @@ const HOUR_MS = 3_600_000
  * last two, so counts a node flushed late are taken). Idempotent: every node may run it. A
  * failed run is logged and done again at the next.
  */
-export class UsageDays {
+export class UsageDays extends PeriodicJob {
   private readonly store: UsageDayCloser
   private readonly opts: UsageDaysOptions
-  private timer: NodeJS.Timeout | undefined
-  private running: Promise<void> = Promise.resolve()
 
   constructor (store: UsageDayCloser, opts: UsageDaysOptions) {
+    super(opts.intervalMs ?? HOUR_MS)
     this.store = store
     this.opts = opts
   }
 
-  /** Run now (in the background) and then every interval. */
-  start (): void {
-    if (this.timer !== undefined) return
-    this.timer = setInterval(() => { this.run().catch(() => {}) }, this.opts.intervalMs ?? HOUR_MS)
-    this.timer.unref()
-    this.run().catch(() => {})
-  }
-
-  /** One run after the one under way, if any; never rejects (a failure is logged). */
-  async run (): Promise<void> {
-    this.running = this.running.then(async () => await this.once())
-    await this.running
-  }
-
-  private async once (): Promise<void> {
+  protected async once (): Promise<void> {
     try {
       const closed = await this.store.closeDays(this.opts.now?.() ?? new Date())
       this.opts.logger.info({ closed }, 'usage days closed')
     } catch (err) {
       this.opts.logger.warn({ err }, 'usage days could not be closed (tried again at the next run)')
     }
-  }
-
-  /** Stop the runs and wait for the one under way. */
-  async stop (): Promise<void> {
-    clearInterval(this.timer)
-    this.timer = undefined
-    await this.running
   }
 }
