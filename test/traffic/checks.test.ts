@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { runCheck, type HttpTransaction } from '../../src/traffic/checks/index.ts'
 import { bodyMatches, statusPasses } from '../../src/traffic/checks/http.ts'
-import { closedPort, DnsTarget, HttpTarget, lineServer, TcpTarget } from './loopback-targets.ts'
+import { closedPort, DnsTarget, HttpTarget, lineServer, TcpTarget } from '../helpers/loopback-targets.ts'
 
 const HOST = '127.0.0.2'
 

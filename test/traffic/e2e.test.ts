@@ -13,7 +13,7 @@ import { query } from '../../src/dns/client/query.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { eventually } from '../helpers/named.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
-import { HttpTarget } from './loopback-targets.ts'
+import { HttpTarget } from '../helpers/loopback-targets.ts'
 
 describe('traffic services in the running service', () => {
   let t: TestService

@@ -16,7 +16,7 @@ import { canonicalSortKey, parseName } from '../../src/zone/name.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
 import { sbProfile, sfProfile, slbProfile } from '../helpers/traffic.ts'
-import { HttpTarget, TcpTarget } from './loopback-targets.ts'
+import { HttpTarget, TcpTarget } from '../helpers/loopback-targets.ts'
 
 const T0 = Date.parse('2026-11-26T08:00:00.000Z')
 const MIN = 60_000

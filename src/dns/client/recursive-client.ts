@@ -48,7 +48,7 @@ function extendedErrors (m: Message): ExtendedError[] {
 }
 
 /**
- * A small stub resolver: asks recursive resolvers (RD set, an OPT record so they can give
+ * A small resolver client: asks recursive resolvers (RD set, an OPT record so they can give
  * Extended DNS Errors) one question at a time through {@link query} (which takes an answer only
  * from the resolver asked, with the id and question asked: RFC 5452 §9.1), each resolver paced
  * to `queriesPerSecond` ({@link Pacer}), each attempt to the next resolver in turn. Truncated
