@@ -1148,6 +1148,8 @@ export interface TrafficStore {
   recordMany (runs: readonly ProbeRun[]): Promise<void>
   /** Every agent's latest results for the records of a pool. */
   observations (zoneId: string, ownerKey: string, rrtype: number): Promise<PoolObservation[]>
+  /** When `agent` last ran each of its checks (its latest results), to keep their schedule across a restart. */
+  lastRuns (agent: string): Promise<Array<Pick<ProbeRun, 'zoneId' | 'ownerKey' | 'rrtype' | 'record' | 'probeId' | 'at'>>>
   /** The decided states of the probed records of a zone's pools (of one pool when given). */
   health (zoneId: string, pool?: { ownerKey: string, rrtype: number }): Promise<PoolRecordHealthRow[]>
   /** Note (or clear, with null) a change waiting for its delay; no change of state. */

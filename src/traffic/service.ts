@@ -80,9 +80,14 @@ export class TrafficService {
   /** The write under way, if any (writes follow one another). */
   private writing: Promise<void> = Promise.resolve()
   /** Per check (job key), the outcome of its last run on this node. */
-  private readonly lastOutcome = new Map<string, boolean>()
-  /** Per pool, when it was last decided on this node, and whether a change was then waiting out its delay. */
-  private readonly decided = new Map<string, { at: number, pending: boolean }>()
+  private readonly lastRun = new Map<string, { ok: boolean, at: number }>()
+  /** Per pool, its checks (what a decision reads this node's latest results of). */
+  private poolJobs = new Map<string, Job[]>()
+  /**
+   * Per pool, when it was last decided on this node, the states it then had, and whether a
+   * change was then waiting out its delay.
+   */
+  private readonly decided = new Map<string, { at: number, pending: boolean, states: ReadonlyMap<string, PoolRecordHealth> }>()
   private timer: NodeJS.Timeout | undefined
   private readonly abort = new AbortController()
   private stopped = false
@@ -110,14 +115,33 @@ export class TrafficService {
         const jobs = new Map<string, Job>()
         for (const pool of pools) for (const job of this.jobsOf(pool)) jobs.set(job.key, job)
         for (const key of this.due.keys()) if (!jobs.has(key)) this.due.delete(key)
-        for (const key of this.lastOutcome.keys()) if (!jobs.has(key)) this.lastOutcome.delete(key)
-        const poolKeys = new Set([...jobs.values()].map(j => poolKeyOf(j.pool)))
-        for (const key of this.decided.keys()) if (!poolKeys.has(key)) this.decided.delete(key)
-        for (const [key, job] of jobs) {
-          // A new check starts within its first interval (at most 2 s away), spread by jitter.
-          if (!this.due.has(key)) this.due.set(key, now + Math.floor(this.random() * Math.min(job.intervalMs, 2000)))
+        for (const key of this.lastRun.keys()) if (!jobs.has(key)) this.lastRun.delete(key)
+        const poolJobs = new Map<string, Job[]>()
+        for (const job of jobs.values()) {
+          const list = poolJobs.get(job.poolKey)
+          if (list === undefined) poolJobs.set(job.poolKey, [job])
+          else list.push(job)
+        }
+        for (const key of this.decided.keys()) if (!poolJobs.has(key)) this.decided.delete(key)
+        const fresh = [...jobs.keys()].filter(key => !this.due.has(key))
+        // When this agent last ran the checks new to the schedule (all of them after a start).
+        const lastRun = new Map<string, number>()
+        if (fresh.length > 0 && this.settings.probe !== false) {
+          for (const r of await this.store.traffic.lastRuns(this.settings.node)) lastRun.set(`${poolKeyOf(r)}\u0000${r.record}\u0000${r.probeId}`, Date.parse(r.at))
+        }
+        for (const key of fresh) {
+          const job = jobs.get(key)!
+          const last = lastRun.get(key)
+          // A check never run here starts within its first interval (at most 2 s away), spread by
+          // jitter. One run before (the service restarted) keeps its schedule: its next run one
+          // interval after the last, or, when that has passed, somewhere in the coming interval,
+          // so that a restart does not send every probe at once.
+          if (last === undefined) this.due.set(key, now + Math.floor(this.random() * Math.min(job.intervalMs, 2000)))
+          else if (last + job.intervalMs > now && last <= now) this.due.set(key, last + job.intervalMs)
+          else this.due.set(key, now + Math.floor(this.random() * job.intervalMs))
         }
         this.jobs = jobs
+        this.poolJobs = poolJobs
         this.loadedAt = now
       } finally {
         this.loading = undefined
@@ -213,19 +237,15 @@ export class TrafficService {
       durationMs: outcome.durationMs,
       at: new Date(at).toISOString()
     })
-    // A pool is decided again when this result differs from the check's last one, while a change
+    // A pool is decided again when a result disagrees with its record's state, while a change
     // waits out its delay, or once an interval (other agents' results, and results going stale,
     // move the decision without this node's outcome changing). A pool of ten records probed every
-    // minute is then decided about once a minute, not ten times, when nothing changes.
-    const previous = this.lastOutcome.get(job.key)
-    this.lastOutcome.set(job.key, outcome.ok)
-    const last = this.decided.get(poolKeyOf(pool))
-    if (previous === outcome.ok && last !== undefined && !last.pending && at - last.at < job.intervalMs) {
-      this.writeSoon()
-      return
-    }
-    // The decision reads every agent's latest results: this run's is written first.
-    await this.writeRuns()
+    // minute is then decided about once a minute, not ten times, when nothing changes; after a
+    // start, once, not once a record.
+    this.lastRun.set(job.key, { ok: outcome.ok, at })
+    this.writeSoon()
+    const last = this.decided.get(job.poolKey)
+    if (last !== undefined && !last.pending && at - last.at < job.intervalMs && last.states.get(job.record) === (outcome.ok ? 'UP' : 'DOWN')) return
     await this.evaluate(pool, at)
   }
 
@@ -275,8 +295,22 @@ export class TrafficService {
   }
 
   private async evaluateNow (pool: TrafficPool, now: number): Promise<void> {
+    const key = poolKeyOf(pool)
     const observations = await this.store.traffic.observations(pool.zoneId, pool.ownerKey, pool.rrtype)
-    const evidence: Evidence[] = observations.map(o => ({ record: o.record, probeId: o.probeId, agent: o.agent, ok: o.ok, at: Date.parse(o.at) }))
+    // Every agent's latest results as stored; this node's own from memory (its runs are written
+    // within WRITE_DELAY_MS of finishing, not before the decision).
+    const evidence: Evidence[] = observations.filter(o => o.agent !== this.settings.node).map(o => ({ record: o.record, probeId: o.probeId, agent: o.agent, ok: o.ok, at: Date.parse(o.at) }))
+    const own = new Set<string>()
+    for (const job of this.poolJobs.get(key) ?? []) {
+      const run = this.lastRun.get(job.key)
+      if (run === undefined) continue
+      own.add(`${job.record}\u0000${job.probeId}`)
+      evidence.push({ record: job.record, probeId: job.probeId, agent: this.settings.node, ok: run.ok, at: run.at })
+    }
+    // This node's stored results of checks it has not run since it started.
+    for (const o of observations) {
+      if (o.agent === this.settings.node && !own.has(`${o.record}\u0000${o.probeId}`)) evidence.push({ record: o.record, probeId: o.probeId, agent: o.agent, ok: o.ok, at: Date.parse(o.at) })
+    }
     const rules: ProbeRule[] = pool.probes.map(p => ({ id: p.id, poolRecord: p.poolRecord, threshold: p.threshold, intervalMs: this.intervalMs(p.interval) }))
     const verdicts = judgePool(pool.profile, pool.rdataText, rules, evidence, this.intervalMs('MONITOR'), now)
     const rows = await this.store.traffic.health(pool.zoneId, { ownerKey: pool.ownerKey, rrtype: pool.rrtype })
@@ -302,7 +336,7 @@ export class TrafficService {
         if (!changed) states.set(v.record, (await this.store.traffic.health(pool.zoneId, { ownerKey: pool.ownerKey, rrtype: pool.rrtype })).find(r => r.record === v.record)?.state ?? 'UP')
       }
     }
-    this.decided.set(poolKeyOf(pool), { at: now, pending })
+    this.decided.set(key, { at: now, pending, states })
     this.publishIfChanged(pool, states)
   }
 

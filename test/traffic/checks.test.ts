@@ -168,3 +168,27 @@ describe('SMTP and FTP checks', () => {
     }
   })
 })
+
+describe('deadline', () => {
+  it('aborts with a TimeoutError after its time, or with an outer signal\'s reason; dispose lets go of the outer signals', async () => {
+    const { getEventListeners } = await import('node:events')
+    const { deadline } = await import('../../src/traffic/checks/types.ts')
+    const timed = deadline(20)
+    await new Promise(resolve => timed.signal.addEventListener('abort', resolve, { once: true }))
+    assert.equal((timed.signal.reason as Error).name, 'TimeoutError')
+    const outer = new AbortController()
+    const followed = deadline(60_000, outer.signal, undefined)
+    assert.equal(getEventListeners(outer.signal, 'abort').length, 1)
+    outer.abort(new Error('stopping'))
+    assert.equal((followed.signal.reason as Error).message, 'stopping')
+    followed.dispose()
+    const second = new AbortController()
+    const disposed = deadline(60_000, second.signal)
+    disposed.dispose()
+    assert.equal(getEventListeners(second.signal, 'abort').length, 0, 'no listener left on the long-lived signal')
+    second.abort()
+    assert.equal(disposed.signal.aborted, false)
+    const already = deadline(60_000, second.signal)
+    assert.equal(already.signal.aborted, true, 'an outer signal already aborted aborts at once')
+  })
+})

@@ -269,6 +269,45 @@ for (const engine of await engineCases()) {
         await store.zones.deleteById(zone.id)
       }
     })
+
+    it('a restarted node keeps each check\'s schedule: the next run an interval after the last, an overdue one within the coming interval', async () => {
+      const monitor = `http://www.example.org:${web.port}/health`
+      const zone = await storeZone(store, 'acme', 'example.org.', zoneText('again IN A 127.0.0.4\n'), { profiles: { 'again.example.org./1': sfProfile('again.example.org.', '127.0.0.4', monitor) } })
+      const t = T0 + 60 * MIN
+      web.mode = 'up'
+      const before = web.requests.length
+      const asked = (): number => web.requests.length - before
+      try {
+        const first = service(store, [], 'n1')
+        await first.tick(t)
+        await first.stop()
+        assert.equal(asked(), 1)
+        // Restarted 20 s later: the check is due one interval (60 s) after its last run, not at once.
+        const second = service(store, [], 'n1')
+        await second.tick(t + 20_000)
+        assert.equal(asked(), 1, 'not run again at the restart')
+        await second.tick(t + MIN - 1)
+        assert.equal(asked(), 1)
+        await second.tick(t + MIN)
+        assert.equal(asked(), 2, 'run one interval after the last')
+        await second.stop()
+        // Restarted long after: due somewhere in the coming interval (here, with the jitter at one
+        // half, half an interval on), not all at once at the start.
+        const third = service(store, [], 'n1', { random: () => 0.5 })
+        await third.tick(t + 10 * MIN)
+        assert.equal(asked(), 2, 'an overdue check is not run at the start')
+        await third.tick(t + 10 * MIN + MIN / 2)
+        assert.equal(asked(), 3)
+        await third.stop()
+        // Another node, which never ran the check, starts it at once.
+        const other = service(store, [], 'n9')
+        await other.tick(t + 10 * MIN + MIN / 2 + 1)
+        assert.equal(asked(), 4)
+        await other.stop()
+      } finally {
+        await store.zones.deleteById(zone.id)
+      }
+    })
   })
 }
 

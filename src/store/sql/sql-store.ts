@@ -123,7 +123,7 @@ export class SqlStore implements Store {
       healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction),
       danglingReports: new SqlDanglingReportStore(db),
       usage: new SqlUsageStore(db, engineImpl, usageClock),
-      traffic: new SqlTrafficStore(db, writeTransaction)
+      traffic: new SqlTrafficStore(db, writeTransaction, engineImpl)
     }
     this.usageClock = usageClock
   }

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely'
+import type { Engine } from '../engine.ts'
 import type { Database, FailoverEventTable, ProbeTable } from '../schema.ts'
 import type {
   FailoverEvent, FailoverEventQuery, PoolObservation, PoolRecordHealthRow, PoolRecordKey, ProbeDefinition, ProbeRun, ProbeRunQuery, ReportedRun, RunSummary, TrafficPool, TrafficStore
@@ -47,16 +48,33 @@ function eventOf (r: FailoverEventTable): FailoverEvent {
 
 /** Probe runs written per statement (13 parameters a row). */
 const RUNS_PER_STATEMENT = 500
+/** SQLite: one prepared statement a run (`Engine.runEach`), for the history row and for the latest result. */
+const INSERT_RUN = 'insert into probe_results (day, at, zone_id, owner_key, rrtype, record, probe_id, agent, region, probe_type, ok, message, duration_ms) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing'
+const UPSERT_LATEST = 'insert into pool_observations (zone_id, owner_key, rrtype, record, probe_id, agent, region, ok, message, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+  'on conflict (zone_id, owner_key, rrtype, record, probe_id, agent) do update set region = excluded.region, ok = excluded.ok, message = excluded.message, at = excluded.at where pool_observations.at <= excluded.at'
+
+/** Per (pool record, probe, agent), the newest of `runs` (what replaces its latest result). */
+function latestOf (runs: readonly ProbeRun[]): ProbeRun[] {
+  const latest = new Map<string, ProbeRun>()
+  for (const run of runs) {
+    const key = `${run.zoneId}\u0000${run.ownerKey}\u0000${run.rrtype}\u0000${run.record}\u0000${run.probeId}\u0000${run.agent}`
+    const seen = latest.get(key)
+    if (seen === undefined || seen.at <= run.at) latest.set(key, run)
+  }
+  return [...latest.values()]
+}
 
 /** Traffic services over Kysely (migration 0022), both engines. */
 export class SqlTrafficStore implements TrafficStore {
   private readonly db: Kysely<Database>
   private readonly inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>
+  private readonly engine: Pick<Engine, 'runEach'>
 
   /** `inTransaction` runs its function in one write transaction (the current one inside a transaction). */
-  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>) {
+  constructor (db: Kysely<Database>, inTransaction: <T>(fn: (db: Kysely<Database>) => Promise<T>) => Promise<T>, engine: Pick<Engine, 'runEach'> = {}) {
     this.db = db
     this.inTransaction = inTransaction
+    this.engine = engine
   }
 
   async createProbe (p: ProbeDefinition): Promise<void> {
@@ -157,6 +175,14 @@ export class SqlTrafficStore implements TrafficStore {
   async recordMany (runs: readonly ProbeRun[]): Promise<void> {
     if (runs.length === 0) return
     await this.inTransaction(async (db) => {
+      const runEach = this.engine.runEach
+      if (runEach !== undefined) {
+        // SQLite: prepared statements a row; building multi-row INSERTs through Kysely cost more
+        // than SQLite's own work (BENCHMARKS.md, traffic).
+        runEach(INSERT_RUN, runs.map(run => [run.at.slice(0, 10), run.at, run.zoneId, run.ownerKey, run.rrtype, run.record, run.probeId, run.agent, run.region, run.probeType, run.ok ? 1 : 0, run.message, Math.round(run.durationMs)]))
+        runEach(UPSERT_LATEST, latestOf(runs).map(run => [run.zoneId, run.ownerKey, run.rrtype, run.record, run.probeId, run.agent, run.region, run.ok ? 1 : 0, run.message, run.at]))
+        return
+      }
       for (let from = 0; from < runs.length; from += RUNS_PER_STATEMENT) {
         const part = runs.slice(from, from + RUNS_PER_STATEMENT)
         await db.insertInto('probe_results').values(part.map(run => ({
@@ -174,13 +200,7 @@ export class SqlTrafficStore implements TrafficStore {
           message: run.message,
           duration_ms: Math.round(run.durationMs)
         }))).onConflict(oc => oc.doNothing()).execute()
-        const latest = new Map<string, ProbeRun>()
-        for (const run of part) {
-          const key = `${run.zoneId}\u0000${run.ownerKey}\u0000${run.rrtype}\u0000${run.record}\u0000${run.probeId}\u0000${run.agent}`
-          const seen = latest.get(key)
-          if (seen === undefined || seen.at <= run.at) latest.set(key, run)
-        }
-        await db.insertInto('pool_observations').values([...latest.values()].map(run => ({
+        await db.insertInto('pool_observations').values(latestOf(part).map(run => ({
           zone_id: run.zoneId,
           owner_key: run.ownerKey,
           rrtype: run.rrtype,
@@ -206,6 +226,13 @@ export class SqlTrafficStore implements TrafficStore {
       .where('zone_id', '=', zoneId).where('owner_key', '=', ownerKey).where('rrtype', '=', rrtype)
       .execute()
     return rows.map(r => ({ record: r.record, probeId: r.probe_id, agent: r.agent, region: r.region, ok: Number(r.ok) === 1, message: r.message, at: r.at }))
+  }
+
+  async lastRuns (agent: string): Promise<Array<Pick<ProbeRun, 'zoneId' | 'ownerKey' | 'rrtype' | 'record' | 'probeId' | 'at'>>> {
+    const rows = await this.db.selectFrom('pool_observations').select(['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'at'])
+      .where('agent', '=', agent)
+      .execute()
+    return rows.map(r => ({ zoneId: r.zone_id, ownerKey: r.owner_key, rrtype: r.rrtype, record: r.record, probeId: r.probe_id, at: r.at }))
   }
 
   async health (zoneId: string, pool?: { ownerKey: string, rrtype: number }): Promise<PoolRecordHealthRow[]> {

@@ -20,11 +20,11 @@ function matchesFail (text: string, fail: string): boolean {
 export async function runDns (check: { port: number, tcpOnly: boolean, qtype: number, qname: string, failResponse: string, runMs: number }, ctx: CheckContext): Promise<CheckOutcome> {
   const started = performance.now()
   const done = (ok: boolean, message: string): CheckOutcome => ({ ok, message, durationMs: performance.now() - started })
-  const signal = deadline(check.runMs, ctx.signal)
+  const run = deadline(check.runMs, ctx.signal)
   const server = { host: ctx.address, port: check.port }
   try {
     const name = parseName(check.qname === '' ? '.' : check.qname.endsWith('.') ? check.qname : `${check.qname}.`)
-    const opts = { signal, timeoutMs: check.runMs, retries: 0 }
+    const opts = { signal: run.signal, timeoutMs: check.runMs, retries: 0 }
     let m = await query(server, name, check.qtype, { ...opts, transport: check.tcpOnly ? 'tcp' : 'udp' })
     if (m.tc && !check.tcpOnly) m = await query(server, name, check.qtype, { ...opts, transport: 'tcp' })
     if (m.rcode !== 0 && m.rcode !== 3) return done(false, `answered ${RCODE_NAMES[m.rcode] ?? `rcode ${m.rcode}`}`)
@@ -37,5 +37,7 @@ export async function runDns (check: { port: number, tcpOnly: boolean, qtype: nu
     return done(true, `answered ${RCODE_NAMES[m.rcode]!} with ${m.answers.length} record(s)`)
   } catch (err) {
     return done(false, errorText(err))
+  } finally {
+    run.dispose()
   }
 }

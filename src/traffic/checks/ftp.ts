@@ -1,6 +1,5 @@
-import { openTcp } from './tcp.ts'
-import { ReplyReader, within } from './line-protocol.ts'
-import { deadline, errorText, type CheckContext, type CheckOutcome } from './types.ts'
+import { openSession, within } from './line-protocol.ts'
+import { errorText, type CheckContext, type CheckOutcome } from './types.ts'
 
 /** Whether a text is safe on an FTP command line (no line breaks). */
 function oneLine (text: string): string {
@@ -15,27 +14,22 @@ function oneLine (text: string): string {
 export async function runFtp (check: { port: number, username: string, password: string, path: string, connectMs: number, runMs: number }, ctx: CheckContext): Promise<CheckOutcome> {
   const started = performance.now()
   const done = (ok: boolean, message: string): CheckOutcome => ({ ok, message, durationMs: performance.now() - started })
-  const run = deadline(check.runMs, ctx.signal)
-  let socket
+  const session = await openSession(check, ctx)
+  if ('failure' in session) return done(false, session.failure)
+  const { socket, replies, run } = session
   try {
-    socket = await openTcp(ctx.address, check.port, AbortSignal.any([run, deadline(check.connectMs)]))
-  } catch (err) {
-    return done(false, `port ${check.port}: ${errorText(err)}`)
-  }
-  try {
-    const replies = new ReplyReader(socket)
-    const greeting = await within(replies.next(), run)
+    const greeting = await within(replies.next(), run.signal)
     if (greeting !== 220) return done(false, `greeting ${greeting}, expected 220`)
     socket.write(`USER ${oneLine(check.username === '' ? 'anonymous' : check.username)}\r\n`)
-    let code = await within(replies.next(), run)
+    let code = await within(replies.next(), run.signal)
     if (code === 331) {
       socket.write(`PASS ${oneLine(check.password)}\r\n`)
-      code = await within(replies.next(), run)
+      code = await within(replies.next(), run.signal)
     }
     if (code !== 230) return done(false, `login answered ${code}, expected 230`)
     if (check.path !== '') {
       socket.write(`SIZE ${oneLine(check.path)}\r\n`)
-      const size = await within(replies.next(), run)
+      const size = await within(replies.next(), run.signal)
       if (size !== 213) return done(false, `SIZE ${check.path} answered ${size}, expected 213`)
     }
     socket.write('QUIT\r\n')
@@ -43,6 +37,6 @@ export async function runFtp (check: { port: number, username: string, password:
   } catch (err) {
     return done(false, errorText(err))
   } finally {
-    socket.destroy()
+    session.close()
   }
 }

@@ -88,24 +88,30 @@ export async function runHttp (check: { transactions: HttpTransaction[], headers
   const started = performance.now()
   const total = deadline(check.totalMs, ctx.signal)
   const done = (ok: boolean, message: string): CheckOutcome => ({ ok, message, durationMs: performance.now() - started })
-  for (const [i, t] of check.transactions.entries()) {
-    const signal = AbortSignal.any([total, deadline(t.runMs)])
-    let url: URL
-    let res: Response
-    try {
-      url = new URL(t.url)
-      res = await send(t, url, ctx.address, check.headers, signal)
-      for (let hop = 0; t.followRedirects && hop < MAX_REDIRECTS && res.status >= 300 && res.status < 400 && res.location !== undefined; hop++) {
-        const next = new URL(res.location, url)
-        if (next.host !== url.host || next.protocol !== url.protocol) break
-        url = next
-        res = await send({ ...t, method: 'GET' }, url, ctx.address, check.headers, signal)
+  try {
+    for (const [i, t] of check.transactions.entries()) {
+      const run = deadline(t.runMs, total.signal)
+      let url: URL
+      let res: Response
+      try {
+        url = new URL(t.url)
+        res = await send(t, url, ctx.address, check.headers, run.signal)
+        for (let hop = 0; t.followRedirects && hop < MAX_REDIRECTS && res.status >= 300 && res.status < 400 && res.location !== undefined; hop++) {
+          const next = new URL(res.location, url)
+          if (next.host !== url.host || next.protocol !== url.protocol) break
+          url = next
+          res = await send({ ...t, method: 'GET' }, url, ctx.address, check.headers, run.signal)
+        }
+      } catch (err) {
+        return done(false, `transaction ${i + 1}: ${errorText(err)}`)
+      } finally {
+        run.dispose()
       }
-    } catch (err) {
-      return done(false, `transaction ${i + 1}: ${errorText(err)}`)
+      if (!statusPasses(res.status, t.expectedResponse)) return done(false, `transaction ${i + 1}: status ${res.status}, expected ${t.expectedResponse}`)
+      if (!bodyMatches(res.body, t.searchString)) return done(false, `transaction ${i + 1}: the response does not hold the search string`)
     }
-    if (!statusPasses(res.status, t.expectedResponse)) return done(false, `transaction ${i + 1}: status ${res.status}, expected ${t.expectedResponse}`)
-    if (!bodyMatches(res.body, t.searchString)) return done(false, `transaction ${i + 1}: the response does not hold the search string`)
+  } finally {
+    total.dispose()
   }
   return done(true, `${check.transactions.length} transaction(s) passed`)
 }

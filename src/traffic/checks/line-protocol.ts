@@ -1,4 +1,6 @@
 import type { Socket } from 'node:net'
+import { openTcp } from './tcp.ts'
+import { deadline, errorText, type CheckContext, type Deadline } from './types.ts'
 
 /** Longest reply read from a line protocol server. */
 const MAX_REPLY = 16 * 1024
@@ -61,4 +63,40 @@ export async function within<T> (p: Promise<T>, signal: AbortSignal): Promise<T>
     signal.addEventListener('abort', onAbort, { once: true })
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort))
   })
+}
+
+/** A line protocol session (SMTP, FTP): its connection, its replies, and the run's time limit. */
+export interface LineSession {
+  socket: Socket
+  replies: ReplyReader
+  /** The whole run's limit (`runMs`); `close` disposes of it. */
+  run: Deadline
+  close: () => void
+}
+
+/**
+ * Connect to the pool record's `port` within `connectMs` (and the run's `runMs`); the failure's
+ * one-line description when the connection is not made.
+ */
+export async function openSession (check: { port: number, connectMs: number, runMs: number }, ctx: CheckContext): Promise<LineSession | { failure: string }> {
+  const run = deadline(check.runMs, ctx.signal)
+  const connecting = deadline(check.connectMs, run.signal)
+  let socket: Socket
+  try {
+    socket = await openTcp(ctx.address, check.port, connecting.signal)
+  } catch (err) {
+    run.dispose()
+    return { failure: `port ${check.port}: ${errorText(err)}` }
+  } finally {
+    connecting.dispose()
+  }
+  return {
+    socket,
+    replies: new ReplyReader(socket),
+    run,
+    close: () => {
+      socket.destroy()
+      run.dispose()
+    }
+  }
 }

@@ -17,11 +17,14 @@ export async function openTcp (host: string, port: number, signal: AbortSignal):
 export async function runTcp (check: { port: number, controlIP: string | null, connectMs: number }, ctx: CheckContext): Promise<CheckOutcome> {
   const started = performance.now()
   const host = check.controlIP ?? ctx.address
+  const connecting = deadline(check.connectMs, ctx.signal)
   try {
-    const socket = await openTcp(host, check.port, deadline(check.connectMs, ctx.signal))
+    const socket = await openTcp(host, check.port, connecting.signal)
     socket.destroy()
     return { ok: true, message: `connected to port ${check.port}`, durationMs: performance.now() - started }
   } catch (err) {
     return { ok: false, message: `port ${check.port}: ${errorText(err)}`, durationMs: performance.now() - started }
+  } finally {
+    connecting.dispose()
   }
 }
