@@ -7,7 +7,7 @@ import { nameEquals, nameToString, parentName, parseName, type WireName } from '
 import { readSoa } from '../zone/rdata/soa.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { rcodeName } from './checks/rcode-name.ts'
-import type { Observation, ParentView, Probe, Resolution, ServerProbe } from './types.ts'
+import type { DsView, Observation, ParentView, Probe, Resolution, ServerProbe } from './types.ts'
 
 /** How the gathering step reaches the DNS: the resolvers, the nameservers' port, pacing. */
 export interface GatherOptions {
@@ -126,7 +126,8 @@ function namesOf (records: WireRecord[], owner: WireName): string[] {
  * resolvers (the SOA of the name above the zone: in the answer when that name is a zone's apex,
  * else in the authority section), its NS names and their addresses, then each parent server
  * (up to four, IPv4) asked directly with RD off for the zone's NS: the referral's NS set and its
- * glue (RFC 1034 §4.3.2), or an authoritative answer when the parent's server also serves the zone.
+ * glue (RFC 1034 §4.3.2), or an authoritative answer when the parent's server also serves the zone;
+ * then that server's DS records for the zone.
  */
 async function parentView (asker: Asker, zone: WireName): Promise<ParentView> {
   let parent: WireName | undefined
@@ -175,9 +176,24 @@ async function parentView (asker: Asker, zone: WireName): Promise<ParentView> {
       const owner = lowerText(r.name)
       if (ns.includes(owner)) glue[owner] = [...(glue[owner] ?? []), formatIp(r.rdata)]
     }
-    return { ok: true, parent: parentText, servers, ns, glue }
+    return { ok: true, parent: parentText, servers, ns, glue, ds: await dsAt(asker, address, zone) }
   }
   return { ok: false, parent: parentText, error: `no delegation at the parent's servers (${failures.join('; ')})` }
+}
+
+/**
+ * The zone's DS rrset as the parent's server `address` holds it (RD off; DS lives on the parent
+ * side of the cut, RFC 4035 §3.1.4.1): the answer's DS records at the zone's name, none on NODATA.
+ */
+async function dsAt (asker: Asker, address: string, zone: WireName): Promise<DsView> {
+  let m: Message
+  try {
+    m = await asker.ask(address, zone, RRType.DS)
+  } catch (err) {
+    return { ok: false, error: `${address}: ${failureText(err)}` }
+  }
+  if (m.rcode !== Rcode.NOERROR) return { ok: false, error: `${address} answered ${rcodeName(m.rcode)} for the DS records` }
+  return { ok: true, records: m.answers.filter(r => r.type === RRType.DS && nameEquals(r.name, zone)).map(r => r.rdata) }
 }
 
 /**

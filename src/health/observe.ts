@@ -8,14 +8,14 @@ import type { Observation } from './types.ts'
 const lower = (wire: Uint8Array): string => nameToString(wire).toLowerCase()
 
 /**
- * What the service itself holds of the zone, as the checks read it: the apex SOA, NS, MX and
- * CNAME of its data (an alias zone's are its primary's, the data it serves). Names in lower case
+ * What the service itself holds of the zone, as the checks read it: the apex SOA, NS, MX,
+ * CNAME and DNSKEY of its data (an alias zone's are its primary's, the data it serves). Names in lower case
  * with the trailing dot.
  */
 export async function zoneData (store: Store, zone: Zone): Promise<Omit<Observation, 'network'>> {
   const dataZone = zone.zone_type === 'ALIAS' && zone.original_zone_id !== null ? await store.zones.findById(zone.original_zone_id) ?? zone : zone
   const apex = canonicalSortKey(parseName(dataZone.name))
-  const [soa, ns, mx, cname] = await store.rrsets.getMany(dataZone.id, [RRType.SOA, RRType.NS, RRType.MX, RRType.CNAME].map(type => ({ ownerKey: apex, type })))
+  const [soa, ns, mx, cname, dnskey] = await store.rrsets.getMany(dataZone.id, [RRType.SOA, RRType.NS, RRType.MX, RRType.CNAME, RRType.DNSKEY].map(type => ({ ownerKey: apex, type })))
   const soaFields = soa?.rdata[0] === undefined ? undefined : readSoa(soa.rdata[0])
   return {
     zone: zone.name,
@@ -23,7 +23,8 @@ export async function zoneData (store: Store, zone: Zone): Promise<Omit<Observat
     soa: soaFields === undefined ? undefined : { ...soaFields, mname: lower(soaFields.mname), rname: lower(soaFields.rname) },
     ns: [...new Set((ns?.rdata ?? []).map(lower))],
     mx: (mx?.rdata ?? []).map(r => ({ preference: (r[0]! << 8) | r[1]!, exchange: lower(r.subarray(2)) })),
-    apexCname: cname?.rdata[0] === undefined ? undefined : lower(cname.rdata[0])
+    apexCname: cname?.rdata[0] === undefined ? undefined : lower(cname.rdata[0]),
+    dnskeys: dnskey?.rdata ?? []
   }
 }
 

@@ -78,8 +78,13 @@ export type Resolution =
 
 /** The delegation as the parent zone's servers give it. */
 export type ParentView =
-  | { ok: true, parent: string, servers: string[], ns: string[], glue: Record<string, string[]> }
+  | { ok: true, parent: string, servers: string[], ns: string[], glue: Record<string, string[]>, ds: DsView }
   | { ok: false, parent?: string, error: string }
+
+/** The zone's DS rrset at the parent (the rdata, RFC 4034 §5.1), or why it could not be read. */
+export type DsView =
+  | { ok: true, records: Uint8Array[] }
+  | { ok: false, error: string }
 
 export interface SoaView {
   mname: string
@@ -105,6 +110,8 @@ export interface Observation {
   mx: Array<{ preference: number, exchange: string }>
   /** The target of a CNAME at the apex, if there is one. */
   apexCname: string | undefined
+  /** The zone's DNSKEY rdata at its apex as the service serves it (none when unsigned). */
+  dnskeys: Uint8Array[]
   network: {
     nsAddresses: Record<string, Resolution>
     servers: ServerProbe[]

@@ -7,6 +7,23 @@ import { countStatuses, healthScore } from '../../src/health/score.ts'
 import { countsOf } from '../../src/health/service.ts'
 import { worst } from '../../src/health/status.ts'
 import type { HealthStatus, Observation, ServerProbe } from '../../src/health/types.ts'
+import { parseName } from '../../src/zone/name.ts'
+import { recordTextToRdata } from '../../src/zone/record-text.ts'
+import { RRType } from '../../src/zone/rrtype.ts'
+
+// RFC 4034 §5.4: a DNSKEY of dskey.example.com. and its DS (key tag 60485, SHA-1).
+const EXAMPLE = parseName('dskey.example.com.')
+const EXAMPLE_DNSKEY = recordTextToRdata(RRType.DNSKEY, '256 3 5 AQOeiiR0GOMYkDshWoSKz9XzfwJr1AYtsmx3TGkJaNXVbfi/2pHm822aJ5iI9BMzNXxeYCmZDRD99WYwYqUSdjMmmAphXdvxegXd/M5+X7OrzKBaMbCVdFLUUh6DhweJBjEVv5f2wwjM9XzcnOf+EPbtG9DMBmADjFDc2w/rljwvFw==', EXAMPLE)
+const EXAMPLE_DS = recordTextToRdata(RRType.DS, '60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292118', EXAMPLE)
+const OTHER_DS = recordTextToRdata(RRType.DS, '60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292119', EXAMPLE)
+/** The observation signed with the example key, its parent holding `ds`. */
+const signedWith = (o: Observation, ds: Uint8Array[]): void => {
+  o.zone = 'dskey.example.com.'
+  o.dnssecStatus = 'SIGNED'
+  o.dnskeys = [EXAMPLE_DNSKEY]
+  ;(o.network!.parent as { ds: unknown }).ds = { ok: true, records: ds }
+}
+const DS_CHECK = 'DS records at the parent match the zone\'s DNSKEYs'
 
 /** What a healthy zone looks like: every check OK (DNSSEC INFO). */
 function healthy (): Observation {
@@ -24,10 +41,11 @@ function healthy (): Observation {
     ns: ['ns1.unit.test.', 'ns2.example.net.'],
     mx: [{ preference: 10, exchange: 'mail.example.net.' }],
     apexCname: undefined,
+    dnskeys: [],
     network: {
       nsAddresses: { 'ns1.unit.test.': { ok: true, addresses: ['192.0.2.1'] }, 'ns2.example.net.': { ok: true, addresses: ['198.51.100.2'] } },
       servers: [server('ns1.unit.test.', '192.0.2.1'), server('ns2.example.net.', '198.51.100.2')],
-      parent: { ok: true, parent: 'test.', servers: ['203.0.113.1'], ns: ['ns1.unit.test.', 'ns2.example.net.'], glue: { 'ns1.unit.test.': ['192.0.2.1'] } },
+      parent: { ok: true, parent: 'test.', servers: ['203.0.113.1'], ns: ['ns1.unit.test.', 'ns2.example.net.'], glue: { 'ns1.unit.test.': ['192.0.2.1'] }, ds: { ok: true, records: [] } },
       mxTargets: { 'mail.example.net.': { ok: true, addresses: ['192.0.2.25'] } }
     }
   }
@@ -75,7 +93,14 @@ describe('health checks over an observation', () => {
     { what: 'no delegation', check: 'Zone is delegated from its parent', change: o => { o.network!.parent = { ok: false, parent: 'test.', error: 'no delegation at the parent\'s servers (203.0.113.1 answered NXDOMAIN)' } }, status: 'ERROR', message: /in the parent zone 'test\.': no delegation/ },
     { what: 'glue missing for an in-zone server', check: 'Glue records are present and consistent', change: o => { (o.network!.parent as { glue: Record<string, string[]> }).glue = {} }, status: 'ERROR', message: /gives no glue/ },
     { what: 'glue that differs', check: 'Glue records are present and consistent', change: o => { (o.network!.parent as { glue: Record<string, string[]> }).glue = { 'ns1.unit.test.': ['192.0.2.99'] } }, status: 'ERROR', message: /differs from its addresses \(192\.0\.2\.1\)/ },
-    { what: 'a signed zone', check: 'Zone is signed', change: o => { o.dnssecStatus = 'SIGNED' }, status: 'INFO', message: /is signed/ }
+    { what: 'a signed zone', check: 'Zone is signed', change: o => { o.dnssecStatus = 'SIGNED' }, status: 'INFO', message: /is signed/ },
+    { what: 'an unsigned zone without DS', check: DS_CHECK, change: () => {}, status: 'INFO', message: /not signed and its parent 'test\.' holds no DS/ },
+    { what: 'DS at the parent of an unsigned zone', check: DS_CHECK, change: o => { (o.network!.parent as { ds: unknown }).ds = { ok: true, records: [EXAMPLE_DS] } }, status: 'ERROR', message: /\[60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292118\], but the zone is not signed/ },
+    { what: 'a signed zone without DS', check: DS_CHECK, change: o => { signedWith(o, []) }, status: 'WARNING', message: /holds no DS record for it/ },
+    { what: 'the DS of the zone\'s key (RFC 4034 §5.4)', check: DS_CHECK, change: o => { signedWith(o, [EXAMPLE_DS]) }, status: 'OK', message: /\[60485 5 1 2BB1.*\] at the parent 'test\.' match DNSKEYs/ },
+    { what: 'a DS whose digest is not the key\'s', check: DS_CHECK, change: o => { signedWith(o, [OTHER_DS]) }, status: 'ERROR', message: /None of the DS records .* matches a DNSKEY/ },
+    { what: 'the key\'s DS and a stale one', check: DS_CHECK, change: o => { signedWith(o, [EXAMPLE_DS, OTHER_DS]) }, status: 'WARNING', message: /\[60485 5 1 2BB183AF5F22588179A53B0A98631FAD1A292119\] at the parent match no DNSKEY/ },
+    { what: 'DS records that could not be read', check: DS_CHECK, change: o => { (o.network!.parent as { ds: unknown }).ds = { ok: false, error: '203.0.113.1 answered SERVFAIL for the DS records' } }, status: 'NOT_APPLICABLE', message: /could not be read at its parent: 203\.0\.113\.1 answered SERVFAIL/ }
   ]
   for (const c of cases) {
     it(`${c.check}: ${c.what} gives ${c.status}`, () => {
@@ -94,7 +119,7 @@ describe('health checks over an observation', () => {
     const na = results.filter(r => r.status === 'NOT_APPLICABLE')
     assert.deepEqual(na.map(r => r.name).sort(), [
       'All name servers respond', 'Authoritative name servers have the same NS record list as the parent zone', 'Glue records are present and consistent',
-      'Name server names resolve', 'Name servers answer authoritatively', 'Name servers do not announce open recursion', 'Name servers have the same SOA serial',
+      'DS records at the parent match the zone\'s DNSKEYs', 'Name server names resolve', 'Name servers answer authoritatively', 'Name servers do not announce open recursion', 'Name servers have the same SOA serial',
       'Zone is delegated from its parent'
     ].sort())
     for (const r of na) assert.match(r.messages[0]!.message, /no recursive resolver is configured \(ZONAL_RESOLVERS\)/)

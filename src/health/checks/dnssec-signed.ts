@@ -1,7 +1,7 @@
 import { msg, outcome } from '../status.ts'
 import type { HealthCheck } from '../types.ts'
 
-/** RFC 4033 §3: whether the zone is signed (the signatures and the DS at the parent are checked once the service signs zones). */
+/** RFC 4033 §3: whether the zone is signed (`dnssec-ds.ts` checks its DS at the parent). */
 export const dnssecSigned: HealthCheck = {
   category: 'DNSSEC',
   name: 'Zone is signed',

@@ -1,4 +1,5 @@
 import type { HealthCheck } from '../types.ts'
+import { dnssecDs } from './dnssec-ds.ts'
 import { dnssecSigned } from './dnssec-signed.ts'
 import { domainApexCname } from './domain-apex-cname.ts'
 import { domainDelegation } from './domain-delegation.ts'
@@ -22,6 +23,6 @@ export const HEALTH_CHECKS: readonly HealthCheck[] = [
   nsParent, nsCount, nsResolve, nsRespond, nsAuthoritative, nsSerial, nsRecursion,
   soaExists, soaRefresh, soaRetry, soaExpire, soaMinimum, soaMname, soaRname,
   mxPresent, mxTargets,
-  dnssecSigned,
+  dnssecSigned, dnssecDs,
   domainApexCname, domainDelegation, domainGlue
 ]
