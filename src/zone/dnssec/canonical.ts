@@ -90,6 +90,7 @@ export function canonicalRdata (type: number, rdata: Uint8Array): Uint8Array {
  * as left-justified octet strings (a shorter prefix first), duplicates removed (§6.3, RFC 2181 §5).
  */
 export function canonicalRdatas (type: number, rdatas: readonly Uint8Array[]): Uint8Array[] {
+  if (rdatas.length === 1) return [canonicalRdata(type, rdatas[0]!)]
   const sorted = rdatas.map(r => canonicalRdata(type, r)).sort((a, b) => Buffer.compare(a, b))
   const out: Uint8Array[] = []
   for (const r of sorted) if (out.length === 0 || Buffer.compare(out[out.length - 1]!, r) !== 0) out.push(r)

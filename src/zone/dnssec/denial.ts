@@ -68,11 +68,11 @@ function nsec3Types (n: ZoneName | undefined): number[] {
   return types
 }
 
-function nsecChain (names: readonly ZoneName[], ttl: number): ZoneRecord[] {
+function nsecChain (names: readonly ZoneName[], ttl: number, bitmapOf: (types: number[]) => Uint8Array): ZoneRecord[] {
   const chain = names.filter(n => n.role !== 'occluded')
   return chain.map((n, i) => {
     const next = chain[(i + 1) % chain.length]!.owner
-    const bitmap = encodeTypeBitmap(nsecTypes(n))
+    const bitmap = bitmapOf(nsecTypes(n))
     const rdata = new Uint8Array(next.length + bitmap.length)
     rdata.set(next, 0)
     rdata.set(bitmap, next.length)
@@ -92,7 +92,7 @@ function nsec3Parameters (flags: number, iterations: number, salt: Uint8Array): 
   return out
 }
 
-function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extract<DenialPolicy, { kind: 'NSEC3' }>, ttl: number): ZoneRecord[] {
+function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extract<DenialPolicy, { kind: 'NSEC3' }>, ttl: number, bitmapOf: (types: number[]) => Uint8Array): ZoneRecord[] {
   const { iterations, salt, optOut } = policy
   if (!Number.isInteger(iterations) || iterations < 0 || iterations > NSEC3_MAX_ITERATIONS) {
     throw new DnssecError('DNSSEC_BAD_POLICY', `NSEC3 iterations must be 0 to ${NSEC3_MAX_ITERATIONS}, not ${iterations}`)
@@ -122,7 +122,7 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
   const params = nsec3Parameters(optOut ? 1 : 0, iterations, salt)
   const records: ZoneRecord[] = entries.map((e, i) => {
     const next = entries[(i + 1) % entries.length]!.hash
-    const bitmap = encodeTypeBitmap(nsec3Types(e.node))
+    const bitmap = bitmapOf(nsec3Types(e.node))
     const rdata = new Uint8Array(params.length + 1 + next.length + bitmap.length)
     rdata.set(params, 0)
     rdata[params.length] = next.length
@@ -152,7 +152,25 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
  * DNSSEC_NO_SOA when the apex is not among the names
  */
 export function denialChain (origin: WireName, names: ReadonlyArray<{ owner: WireName, types: readonly number[] }>, policy: DenialPolicy, ttl: number): ZoneRecord[] {
-  const zone = zoneNames(origin, names)
+  return denialChainOf(origin, zoneNames(origin, names), policy, ttl)
+}
+
+/**
+ * {@link denialChain} over names already classified by `zoneNames` (the signer classifies once).
+ * @throws DnssecError as {@link denialChain}
+ */
+export function denialChainOf (origin: WireName, zone: readonly ZoneName[], policy: DenialPolicy, ttl: number): ZoneRecord[] {
   if (zone[0]?.role !== 'apex') throw new DnssecError('DNSSEC_NO_SOA', 'the zone has no records at its apex')
-  return policy.kind === 'NSEC' ? nsecChain(zone, ttl) : nsec3Chain(origin, zone, policy, ttl)
+  const bitmaps = new Map<string, Uint8Array>()
+  // Most names hold the same few type sets: encode each set once.
+  const bitmap = (types: number[]): Uint8Array => {
+    const key = types.join(',')
+    let b = bitmaps.get(key)
+    if (b === undefined) {
+      b = encodeTypeBitmap(types)
+      bitmaps.set(key, b)
+    }
+    return b
+  }
+  return policy.kind === 'NSEC' ? nsecChain(zone, ttl, bitmap) : nsec3Chain(origin, zone, policy, ttl, bitmap)
 }
