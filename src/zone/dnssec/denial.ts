@@ -4,6 +4,7 @@ import { encodeBase32Hex } from '../rdata/fields.ts'
 import { encodeTypeBitmap } from '../rdata/type-bitmap.ts'
 import type { ZoneRecord } from '../record.ts'
 import { RRType } from '../rrtype.ts'
+import { slabCopy } from '../slab.ts'
 import { DnssecError } from './errors.ts'
 import { zoneNames, type ZoneName } from './zone-cuts.ts'
 
@@ -76,7 +77,7 @@ function nsecChain (names: readonly ZoneName[], ttl: number, bitmapOf: (types: n
     const rdata = new Uint8Array(next.length + bitmap.length)
     rdata.set(next, 0)
     rdata.set(bitmap, next.length)
-    return { owner: n.owner, type: RRType.NSEC, ttl, rdata }
+    return { owner: n.owner, type: RRType.NSEC, ttl, rdata: slabCopy(rdata) }
   })
 }
 
@@ -128,7 +129,7 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
     rdata[params.length] = next.length
     rdata.set(next, params.length + 1)
     rdata.set(bitmap, params.length + 1 + next.length)
-    return { owner: nsec3OwnerName(e.hash, origin), type: RRType.NSEC3, ttl, rdata }
+    return { owner: slabCopy(nsec3OwnerName(e.hash, origin)), type: RRType.NSEC3, ttl, rdata: slabCopy(rdata) }
   })
   // RFC 5155 §4.1.2: the NSEC3PARAM flags are 0 (Opt-Out is only in the NSEC3 records).
   records.push({ owner: origin, type: RRType.NSEC3PARAM, ttl, rdata: nsec3Parameters(0, iterations, salt) })
