@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { lowerName, nameEquals, parentName, wireKey, type WireName } from '../name.ts'
 import { encodeBase32Hex } from '../rdata/fields.ts'
 import { encodeTypeBitmap } from '../rdata/type-bitmap.ts'
@@ -28,14 +28,26 @@ export const NSEC3_MAX_ITERATIONS = 2500
  * @returns 20 octets
  */
 export function nsec3Hash (name: WireName, salt: Uint8Array, iterations: number): Uint8Array {
-  let digest = createHash('sha1').update(lowerName(name)).update(salt).digest()
-  for (let i = 0; i < iterations; i++) digest = createHash('sha1').update(digest).update(salt).digest()
+  const input = new Uint8Array(Math.max(name.length, 20) + salt.length)
+  input.set(lowerName(name), 0)
+  input.set(salt, name.length)
+  let digest = hash('sha1', input.subarray(0, name.length + salt.length), 'buffer')
+  if (iterations > 0) {
+    input.set(salt, 20)
+    for (let i = 0; i < iterations; i++) {
+      input.set(digest, 0)
+      digest = hash('sha1', input.subarray(0, 20 + salt.length), 'buffer')
+    }
+  }
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength)
 }
 
 /** The owner of an NSEC3 record (RFC 5155 §3): the hash in base32hex (lower case) as one label, then the origin. */
 export function nsec3OwnerName (hash: Uint8Array, origin: WireName): WireName {
-  const label = encodeBase32Hex(hash).toLowerCase()
+  return ownerFromLabel(encodeBase32Hex(hash).toLowerCase(), origin)
+}
+
+function ownerFromLabel (label: string, origin: WireName): WireName {
   const out = new Uint8Array(1 + label.length + origin.length)
   out[0] = label.length
   for (let i = 0; i < label.length; i++) out[1 + i] = label.charCodeAt(i)
@@ -118,8 +130,12 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
       up = parentName(up)
     }
   }
-  const entries = [...hashed.values()].map(e => ({ hash: nsec3Hash(e.name, salt, iterations), node: e.node }))
-  entries.sort((a, b) => Buffer.compare(a.hash, b.hash))
+  const entries = [...hashed.values()].map(e => {
+    const hash = nsec3Hash(e.name, salt, iterations)
+    return { hash, label: encodeBase32Hex(hash), node: e.node }
+  })
+  // Base32hex keeps the order of the octets it encodes (RFC 4648 §7): sort by the label text.
+  entries.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const params = nsec3Parameters(optOut ? 1 : 0, iterations, salt)
   const records: ZoneRecord[] = entries.map((e, i) => {
     const next = entries[(i + 1) % entries.length]!.hash
@@ -129,7 +145,7 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
     rdata[params.length] = next.length
     rdata.set(next, params.length + 1)
     rdata.set(bitmap, params.length + 1 + next.length)
-    return { owner: slabCopy(nsec3OwnerName(e.hash, origin)), type: RRType.NSEC3, ttl, rdata: slabCopy(rdata) }
+    return { owner: slabCopy(ownerFromLabel(e.label.toLowerCase(), origin)), type: RRType.NSEC3, ttl, rdata: slabCopy(rdata) }
   })
   // RFC 5155 §4.1.2: the NSEC3PARAM flags are 0 (Opt-Out is only in the NSEC3 records).
   records.push({ owner: origin, type: RRType.NSEC3PARAM, ttl, rdata: nsec3Parameters(0, iterations, salt) })
