@@ -1,4 +1,4 @@
-import { lowerName, wireNameLength, type WireName } from '../name.ts'
+import { wireNameLength } from '../name.ts'
 import { ByteReader } from '../rdata/bytes.ts'
 import { rdataType } from '../rdata/registry.ts'
 import { RRType } from '../rrtype.ts'
@@ -95,9 +95,4 @@ export function canonicalRdatas (type: number, rdatas: readonly Uint8Array[]): U
   const out: Uint8Array[] = []
   for (const r of sorted) if (out.length === 0 || Buffer.compare(out[out.length - 1]!, r) !== 0) out.push(r)
   return out
-}
-
-/** The owner in canonical form (RFC 4034 §6.2 item 2): lower case. */
-export function canonicalOwner (owner: WireName): WireName {
-  return lowerName(owner)
 }
