@@ -1,7 +1,8 @@
 /**
  * BIND and Knot DNSSEC tools for the signer's interop tests: key files in BIND's format, zone
- * files written by the project's writer, and the tools' verdicts. A missing tool fails the test
- * (CI installs bind9 and knot); these tests are never skipped.
+ * files written by the project's writer, and the tools' verdicts. Without the tools the interop
+ * tests skip with a visible line, except in CI (`CI=true`) or with `ZONAL_TEST_REQUIRE_BIND=1`,
+ * where they fail (`bindSkip`).
  */
 import { spawnSync } from 'node:child_process'
 import { createPrivateKey, type KeyObject } from 'node:crypto'
@@ -14,6 +15,22 @@ import { formatRdata } from '../../src/zone/rdata/index.ts'
 import type { ZoneRecord } from '../../src/zone/record.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
 import { writeZone } from '../../src/zonefile/writer.ts'
+import { BIND_REQUIRED } from './named.ts'
+
+/**
+ * False when BIND's (`bind9-utils`, `bind9-dnsutils`) and Knot's (`knot-dnssecutils`) DNSSEC tools
+ * are installed, else the reason the interop tests skip.
+ * @throws Error when a tool is missing and BIND is required (CI)
+ */
+export function dnssecToolsSkip (): string | false {
+  const tools = ['dnssec-verify', 'dnssec-signzone', 'dnssec-keygen', 'dnssec-dsfromkey', 'nsec3hash', 'kzonecheck', 'kzonesign']
+  const missing = tools.filter(t => spawnSync('sh', ['-c', `command -v ${t}`], { stdio: 'ignore' }).status !== 0)
+  if (missing.length === 0) return false
+  const reason = `${missing.join(', ')} not installed (bind9-utils, bind9-dnsutils, knot-dnssecutils)`
+  if (BIND_REQUIRED) throw new Error(`DNSSEC tools are required here but ${reason}`)
+  console.log(`# DNSSEC interop SKIPPED: ${reason}`)
+  return reason
+}
 
 export interface ToolResult { status: number | null, stdout: string, stderr: string }
 

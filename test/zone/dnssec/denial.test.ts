@@ -7,7 +7,7 @@ import { formatRdata } from '../../../src/zone/rdata/index.ts'
 import { RRType } from '../../../src/zone/rrtype.ts'
 import type { ZoneRecord } from '../../../src/zone/record.ts'
 import { encodeBase32Hex } from '../../../src/zone/rdata/fields.ts'
-import { runTool } from '../../helpers/dnssec-tools.ts'
+import { dnssecToolsSkip, runTool } from '../../helpers/dnssec-tools.ts'
 
 const origin = parseName('example.org.')
 const T = RRType
@@ -60,7 +60,7 @@ describe('nsec3Hash (RFC 5155 §5)', () => {
     }
   })
 
-  it('agrees with BIND nsec3hash for no salt and 0 iterations (RFC 9276)', () => {
+  it('agrees with BIND nsec3hash for no salt and 0 iterations (RFC 9276)', { skip: dnssecToolsSkip() }, () => {
     for (const name of ['example.org.', 'www.example.org.', '*.wild.example.org.']) {
       const r = runTool('nsec3hash', ['-', '1', '0', name])
       assert.equal(r.status, 0, r.stderr)
