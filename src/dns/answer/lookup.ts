@@ -1,4 +1,4 @@
-import { isSubdomain, wireKey, type WireName } from '../../zone/name.ts'
+import { isSubdomain, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { WireRecord } from '../wire/message.ts'
 import { nextStart } from './rotation.ts'
@@ -12,14 +12,32 @@ import type { ZoneIndex } from '../index/zone-index.ts'
  */
 export type LookupState =
   | { kind: 'refused' }
-  | { kind: 'hit', zone: ZoneData, answer: WireRecord[], varies?: boolean }
+  | { kind: 'hit', zone: ZoneData, answer: WireRecord[], varies?: boolean } & Trace
   /** `varies`: a pool's answer for this client only (a directional pool's no-response group). */
-  | { kind: 'nodata', zone: ZoneData, answer: WireRecord[], varies?: boolean }
-  | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean }
+  | { kind: 'nodata', zone: ZoneData, answer: WireRecord[], varies?: boolean } & Trace
+  | { kind: 'nxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean } & Trace
   /** RFC 6672 §2.2: the DNAME substitution would make a name longer than 255 octets. */
-  | { kind: 'yxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean }
-  | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[], varies?: boolean }
+  | { kind: 'yxdomain', zone: ZoneData, answer: WireRecord[], varies?: boolean } & Trace
+  | { kind: 'delegation', zone: ZoneData, cut: ZoneNode, answer: WireRecord[], varies?: boolean } & Trace
   | { kind: 'servfail', reason: string }
+
+/**
+ * A wildcard used on the way (RFC 4592 §3.3.1): the name asked at that step, which owns the
+ * synthesized records, and the wildcard node they came from (its RRSIGs sign them, RFC 4035
+ * §3.1.3.3).
+ */
+export interface WildcardUse {
+  name: WireName
+  source: ZoneNode
+}
+
+/** What the DNSSEC part of a response needs to know of the walk (`dnssec-answer.ts`). */
+export interface Trace {
+  /** The name the walk ended at (after CNAME and DNAME steps): what a denial is about. */
+  qname?: WireName
+  /** Wildcards that answered (or matched without the type: a wildcard NODATA), in order. */
+  wildcards?: WildcardUse[]
+}
 
 /** Longest CNAME/DNAME chain followed (RFC 1034 §3.6.2 leaves it to the server; BIND uses 16). */
 const MAX_CHAIN = 16
@@ -87,27 +105,43 @@ function substitute (name: WireName, from: WireName, to: WireName): WireName | u
  * what the `asker`'s place decides (`pools.ts`); such states say whether they `vary`.
  */
 export function lookup (index: ZoneIndex, qname: WireName, qtype: number, asker?: Asker): LookupState {
-  const trail = { varies: false }
+  const trail: Trail = { varies: false, name: qname, wildcards: undefined }
   const state = walk(index, qname, qtype, asker, trail)
+  if (state.kind === 'refused' || state.kind === 'servfail') return state
   // A chain through a directional CNAME pool is this client's: every state after it varies.
-  if (trail.varies && state.kind !== 'refused' && state.kind !== 'servfail') state.varies = true
+  if (trail.varies) state.varies = true
+  state.qname = trail.name
+  if (trail.wildcards !== undefined) state.wildcards = trail.wildcards
   return state
+}
+
+/** What the walk notes on its way besides the answer. */
+interface Trail {
+  /** A link of the chain was a pool's choice for this client. */
+  varies: boolean
+  /** The name being looked up now. */
+  name: WireName
+  wildcards: WildcardUse[] | undefined
 }
 
 /**
  * {@link lookup}'s walk; `trail.varies` is set when a link of the chain was a pool's choice.
  * `asker`: who asks (directional pools answer by the client's place).
  */
-function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | undefined, trail: { varies: boolean }): LookupState {
+function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | undefined, trail: Trail): LookupState {
   const answer: WireRecord[] = []
   const seen = new Set<string>()
   let name = qname
-  const zone = index.find(name)
+  let zone = index.find(name)
   if (zone === undefined) return { kind: 'refused' }
+  // RFC 4035 §3.1.4.1: DS at a zone's apex is its parent's data, answered from the parent zone
+  // when this server holds it too (as BIND does).
+  if (qtype === RRType.DS && zone.origin.length === name.length && name.length > 1) zone = index.find(parentName(name)) ?? zone
   // A zone without its SOA has no data yet (a secondary never transferred): SERVFAIL, as BIND.
   if (zone.apex?.rrsets.has(RRType.SOA) !== true) return { kind: 'servfail', reason: 'zone not loaded' }
   if (zone.expired) return { kind: 'servfail', reason: 'zone expired' }
   for (let step = 0; step <= MAX_CHAIN; step++) {
+    trail.name = name
     const key = wireKey(name)
     if (seen.has(key)) return { kind: 'servfail', reason: 'CNAME loop' }
     seen.add(key)
@@ -154,6 +188,8 @@ function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | 
       if (wild === undefined) return zone.existsByKey(source) ? { kind: 'nodata', zone, answer } : { kind: 'nxdomain', zone, answer }
       node = wild
       owner = name
+      if (trail.wildcards === undefined) trail.wildcards = []
+      trail.wildcards.push({ name, source: wild })
     }
 
     const wanted = node.rrsets.get(qtype)
