@@ -149,7 +149,8 @@ export async function ask (port: number, name: string, type: string, opts: AskOp
 /**
  * The signed world of the DNSSEC answer tests: `example.org.` signed with both kinds of
  * delegation below it — `secure.example.org.` (signed, its DS in the parent) and
- * `insecure.example.org.` (unsigned, no DS) — served by one server. Every name server and glue
+ * `insecure.example.org.` (unsigned, no DS) — served by one server; `deleg.example.org.` has a DS
+ * but no zone anywhere (referrals with DS, never resolved). Every name server and glue
  * address is 127.0.0.1: a validating resolver told to use the test's port (named's `port`)
  * never leaves loopback.
  */
@@ -180,6 +181,9 @@ secure       IN NS    ns.secure
 ns.secure    IN A     127.0.0.1
 insecure     IN NS    ns.insecure
 ns.insecure  IN A     127.0.0.1
+deleg        IN NS    ns.deleg
+deleg        IN DS    12345 13 2 49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE3A4C5E4B5E4C9B8F0E5D4C3B
+ns.deleg     IN A     127.0.0.1
 old          IN DNAME new
 x.new        IN A     192.0.2.77
 ${Array.from({ length: 40 }, (_, i) => `many IN A 10.0.0.${i}`).join('\n')}

@@ -46,6 +46,15 @@ export function rrsetRecords (owner: WireName, type: number, rrset: ServedRrset)
   return orderedRdata(owner, type, rrset).map(r => ({ name: owner, type, class: 1, ttl: rrset.ttl, rdata: r }))
 }
 
+/**
+ * The RRSIGs at a node asked for by type (RRSIG questions get what is there, as BIND answers
+ * them), each with the TTL of the rrset it covers (RFC 4034 §3: an RRSIG's TTL is its rrset's;
+ * the zone keeps one TTL for all the signatures at an owner).
+ */
+function signatureRecords (owner: WireName, node: ZoneNode, rrset: ServedRrset): WireRecord[] {
+  return rrset.rdata.map(rdata => ({ name: owner, type: RRType.RRSIG, class: 1, ttl: node.rrsets.get((rdata[0]! << 8) | rdata[1]!)?.ttl ?? rrset.ttl, rdata }))
+}
+
 /** Whether the records of an rrset come out in a different order from answer to answer. */
 export function varies (rrset: ServedRrset): boolean {
   return rrset.rdata.length > 1 && (rrset.order === 'RANDOM' || rrset.order === 'ROUND_ROBIN')
@@ -152,8 +161,9 @@ function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | 
       const node = zone.nodeByKey(at === 0 ? key : key.slice(at))
       if (node === undefined) continue
       const exact = at === 0
-      // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1).
-      if (node.rrsets.has(RRType.NS) && !(exact && qtype === RRType.DS)) return { kind: 'delegation', zone, cut: node, answer }
+      // DS belongs to the parent side of a cut (RFC 4035 §3.1.4.1), and so does the parent's
+      // NSEC there (RFC 4035 §2.3; asked for, BIND answers it).
+      if (node.rrsets.has(RRType.NS) && !(exact && (qtype === RRType.DS || (qtype === RRType.NSEC && node.rrsets.has(RRType.NSEC))))) return { kind: 'delegation', zone, cut: node, answer }
       const dname = node.rrsets.get(RRType.DNAME)
       if (dname !== undefined && !exact) {
         const target = dname.rdata[0]!
@@ -201,12 +211,13 @@ function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | 
         answer.push(...got.records)
         return got.records.length === 0 ? { kind: 'nodata', zone, answer, varies: got.varies } : { kind: 'hit', zone, answer, varies: got.varies }
       }
-      answer.push(...rrsetRecords(owner, qtype, wanted))
+      answer.push(...(qtype === RRType.RRSIG ? signatureRecords(owner, node, wanted) : rrsetRecords(owner, qtype, wanted)))
       return { kind: 'hit', zone, answer, varies: varies(wanted) }
     }
     // RFC 1034 §4.3.2 step 3a: follow a CNAME unless the question's type matches it (CNAME, ANY).
+    // NSEC (RFC 4035 §2.5) and KEY (RFC 2535 §2.3.5) live beside a CNAME and are not subject to it, as in BIND.
     const cname = node.rrsets.get(RRType.CNAME)
-    if (cname !== undefined && qtype !== RRType.CNAME && qtype !== RRType.ANY) {
+    if (cname !== undefined && qtype !== RRType.CNAME && qtype !== RRType.ANY && qtype !== RRType.NSEC && qtype !== RRType.KEY) {
       // A directional CNAME pool: the client's record is the link followed.
       const pool = zone.poolOf(node.owner, RRType.CNAME)
       const links = pool === undefined ? rrsetRecords(owner, RRType.CNAME, cname) : poolRecords(pool, owner, RRType.CNAME, cname.ttl, asker).records
