@@ -75,6 +75,19 @@ for (const signing of ['nsec', 'nsec3'] as const) {
       }
     })
 
+    it('signs additional addresses from the zone but never glue (RFC 4035 §3.1.1, §3.1.4)', () => {
+      const mx = answer(signed, 'example.org.', 'MX', { client: TCP })
+      const covered = (r: WireRecord): string => typeName((r.rdata[0]! << 8) | r.rdata[1]!)
+      assert.deepEqual(mx.additional.map(r => r.type === RRType.RRSIG ? `RRSIG ${covered(r)}` : typeName(r.type)), ['A', 'RRSIG A', 'AAAA', 'RRSIG AAAA'])
+      const referral = answer(signed, 'host.insecure.example.org.', 'A', { client: TCP })
+      assert.equal(referral.aa, false)
+      assert.deepEqual(referral.additional.map(r => typeName(r.type)), ['A'])
+      assert.deepEqual(referral.authority.map(r => r.type === RRType.RRSIG ? `RRSIG ${covered(r)}` : typeName(r.type)),
+        signing === 'nsec' ? ['NS', 'NSEC', 'RRSIG NSEC'] : ['NS', 'NSEC3', 'RRSIG NSEC3'])
+      const secure = answer(signed, 'host.deleg.example.org.', 'A', { client: TCP })
+      assert.deepEqual(secure.authority.map(r => r.type === RRType.RRSIG ? `RRSIG ${covered(r)}` : typeName(r.type)), ['NS', 'DS', 'RRSIG DS'])
+    })
+
     it('answers questions for DNSSEC types by name whatever DO says (as BIND does)', () => {
       for (const dnssecOk of [false, true]) {
         const m = answer(signed, 'web.example.org.', 'RRSIG', { dnssecOk })

@@ -145,7 +145,10 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
   } else {
     // Leave room for the OPT record before adding optional data.
     const reserve = edns !== undefined ? 11 : 0
-    for (const r of additional) {
+    // RFC 4035 §3.1.1: a signed rrset in the additional section comes with its RRSIGs, as room
+    // allows (no TC for them); glue has none.
+    const extra = denial !== undefined && 'zone' in state ? signedAnswer(state.zone, additional, undefined) : additional
+    for (const r of extra) {
       if (w.size + reserve >= opts.maxSize) break
       if (!w.record(Section.Additional, r)) break
     }
