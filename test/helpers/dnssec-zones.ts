@@ -66,6 +66,20 @@ export async function signZone (origin: string, text: string, signing: Signing):
   return { origin, text: readFileSync(signed, 'utf8'), ksk, ds, dir }
 }
 
+/**
+ * `zone` changed and signed again with its own keys: `lines` added to its signed text, the SOA
+ * serial incremented (`-N increment`), signatures still valid kept (so the change is small:
+ * the new records, their signatures, the NSEC or NSEC3 records around them, the SOA).
+ */
+export async function resignZone (zone: SignedZone, lines: string, signing: Signing): Promise<SignedZone> {
+  const input = join(zone.dir, 'zone.changed')
+  writeFileSync(input, `${zone.text}\n$ORIGIN ${zone.origin}\n${lines}\n`)
+  const nsec3 = signing === 'nsec3' ? ['-3', '-'] : signing === 'nsec3-optout' ? ['-3', 'aabbccdd', '-H', '2', '-A'] : []
+  const signed = join(zone.dir, 'zone.resigned')
+  await run('dnssec-signzone', ['-q', '-S', '-N', 'increment', '-K', zone.dir, '-d', zone.dir, '-o', zone.origin, '-f', signed, ...nsec3, input])
+  return { ...zone, text: readFileSync(signed, 'utf8') }
+}
+
 export function removeSigned (zone: SignedZone | undefined): void {
   if (zone !== undefined) rmSync(zone.dir, { recursive: true, force: true })
 }
