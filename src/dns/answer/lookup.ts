@@ -55,6 +55,13 @@ function signatureRecords (owner: WireName, node: ZoneNode, rrset: ServedRrset):
   return rrset.rdata.map(rdata => ({ name: owner, type: RRType.RRSIG, class: 1, ttl: node.rrsets.get((rdata[0]! << 8) | rdata[1]!)?.ttl ?? rrset.ttl, rdata }))
 }
 
+/** Whether a node holds an NSEC3 rrset and nothing else but its RRSIGs (an NSEC3 owner name, RFC 5155 §3). */
+function nsec3Only (node: ZoneNode): boolean {
+  if (!node.rrsets.has(RRType.NSEC3)) return false
+  for (const type of node.rrsets.keys()) if (type !== RRType.NSEC3 && type !== RRType.RRSIG) return false
+  return true
+}
+
 /** Whether the records of an rrset come out in a different order from answer to answer. */
 export function varies (rrset: ServedRrset): boolean {
   return rrset.rdata.length > 1 && (rrset.order === 'RANDOM' || rrset.order === 'ROUND_ROBIN')
@@ -184,11 +191,14 @@ function walk (index: ZoneIndex, qname: WireName, qtype: number, asker: Asker | 
     if (redirected) continue
 
     let node = zone.nodeByKey(key)
+    // RFC 5155 §7.2.8: an NSEC3 owner name (nothing else there) is not a name of the zone.
+    const hashed = node !== undefined && nsec3Only(node)
+    if (hashed) node = undefined
     // An exact match is answered under the owner as the zone spells it, as BIND does (RFC 4343
     // §4.1: the data's case is preserved); a wildcard's synthesized owner under the name asked.
     let owner = node === undefined ? name : node.owner
     if (node === undefined) {
-      if (zone.existsByKey(key)) return { kind: 'nodata', zone, answer }
+      if (!hashed && zone.existsByKey(key)) return { kind: 'nodata', zone, answer }
       // RFC 4592 §3.3.1: the source of synthesis is `*` at the closest encloser.
       let at = name[0]! + 1
       while (name.length - at > zone.origin.length && !zone.existsByKey(key.slice(at))) at += name[at]! + 1
