@@ -121,7 +121,8 @@ export class DenialProof {
 
   /** The NSEC3 whose hash matches or covers `name`'s. */
   private nsec3 (name: WireName): { key: string, exact: boolean } | undefined {
-    if (this.denial.kind !== 'nsec3') return undefined
+    // Only SHA-1 is defined (RFC 5155 §11); a chain hashed otherwise cannot be searched here.
+    if (this.denial.kind !== 'nsec3' || this.denial.params.algorithm !== 1) return undefined
     return this.zone.canonicalOwners(RRType.NSEC3).atOrBefore(hashedOwner(name, this.zone.origin, this.denial.params))
   }
 
