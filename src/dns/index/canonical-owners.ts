@@ -68,6 +68,32 @@ export class CanonicalOwners {
     return { key: wireKeyOf(keys[at]!), exact: found >= 0 && keys[found] === k }
   }
 
+  /** Add an owner (a record of the type added where there was none): one binary search and one move of the array. */
+  insert (owner: WireName): void {
+    const k = canonicalOrderKey(owner)
+    const at = this.firstAtOrAfter(k)
+    if (this.keys[at] !== k) this.keys.splice(at, 0, k)
+  }
+
+  /** Remove an owner (its last record of the type removed). */
+  delete (owner: WireName): void {
+    const k = canonicalOrderKey(owner)
+    const at = this.firstAtOrAfter(k)
+    if (this.keys[at] === k) this.keys.splice(at, 1)
+  }
+
+  /** The index of the first key not below `k` (the length when there is none). */
+  private firstAtOrAfter (k: string): number {
+    let lo = 0
+    let hi = this.keys.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (this.keys[mid]! < k) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+
   /** Octets these keys take, roughly (string headers and characters, the array's slots): for measurements. */
   get approximateBytes (): number {
     let n = this.keys.length * 8

@@ -170,7 +170,7 @@ export class ZoneData {
   private generation = 0
   /**
    * The NSEC and the NSEC3 owners in canonical order, by type: built by this thread when a
-   * DNSSEC denial first needs them, dropped when a record of that type is added or removed.
+   * DNSSEC denial first needs them, then kept in step as owners of those types come and go.
    */
   private readonly ordered = new Map<number, CanonicalOwners>()
 
@@ -377,8 +377,9 @@ export class ZoneData {
   /**
    * The owners of `type` records (NSEC or NSEC3) in canonical order, for finding the record that
    * matches or covers a name (RFC 4035 §3.1.3, RFC 5155 §7.2). Built on first use from the
-   * image's rrset headers and the overlay (no rdata read), kept until a record of that type is
-   * added or removed.
+   * image's rrset headers and the overlay (no rdata read); afterwards an owner gaining its first
+   * record of the type is inserted and one losing its last is removed (a binary search and an
+   * array move each: a change to a large signed zone is not a rebuild).
    */
   canonicalOwners (type: number): CanonicalOwners {
     let owners = this.ordered.get(type)
@@ -463,7 +464,9 @@ export class ZoneData {
   }
 
   private addRecords (owner: WireName, type: number, ttl: number, rdata: readonly Uint8Array[], order: ServedRrset['order']): void {
-    if (type === RRType.NSEC || type === RRType.NSEC3) this.ordered.delete(type)
+    // A new owner of an NSEC or NSEC3 joins the order this thread keeps (when it has built it).
+    const ordered = type === RRType.NSEC || type === RRType.NSEC3 ? this.ordered.get(type) : undefined
+    if (ordered !== undefined && this.current(wireKey(owner))?.rrsets.has(type) !== true) ordered.insert(owner)
     if (this.image.building && (this.overlay.size === 0 || !this.overlay.has(wireKey(owner))) && this.image.append(owner, type, ttl, rdata, order)) return
     const key = wireKey(owner)
     let node = this.writable(key)
@@ -485,12 +488,12 @@ export class ZoneData {
     const key = wireKey(r.owner)
     const at = this.current(key)?.rrsets.get(r.type)?.rdata.findIndex(d => sameOctets(d, r.rdata)) ?? -1
     if (at < 0) return false
-    if (r.type === RRType.NSEC || r.type === RRType.NSEC3) this.ordered.delete(r.type)
     const node = this.writable(key)!
     const rrset = node.rrsets.get(r.type)!
     rrset.rdata.splice(at, 1)
     if (rrset.rdata.length > 0) return true
     node.rrsets.delete(r.type)
+    if (r.type === RRType.NSEC || r.type === RRType.NSEC3) this.ordered.get(r.type)?.delete(node.owner)
     if (node.rrsets.size > 0) return true
     const off = this.image.find(key)
     if (off >= 0 && this.image.hasRrsets(off)) this.overlay.set(key, null)
