@@ -198,18 +198,11 @@ export class DenialProof {
    * NODATA from a wildcard (RFC 4035 §3.1.3.4, RFC 5155 §7.2.5): the name does not exist, and the
    * wildcard at its closest encloser has no such type: the NSEC covering the name and the
    * wildcard's NSEC; with NSEC3 the closest encloser proof and the NSEC3 matching the wildcard.
+   * The same records are found as for {@link nxdomain}: where that wildcard's record covers it
+   * there, here it matches it.
    */
   wildcardNodata (name: WireName): void {
-    if (this.denial.kind === 'nsec') {
-      const encloser = this.encloser(name)
-      this.nameMissing(name, encloser)
-      const wild = this.nsec(wildcardAt(encloser))
-      if (wild !== undefined) this.add(wild.key)
-      return
-    }
-    const encloser = this.closestEncloser(name)
-    const wild = this.nsec3(wildcardAt(encloser))
-    if (wild !== undefined) this.add(wild.key)
+    this.nxdomain(name)
   }
 
   /** The closest encloser of a name that does not exist: its nearest existing ancestor in the zone (RFC 4592 §3.3.1). */
