@@ -32,6 +32,13 @@ const show = (r: WireRecord): string => `${nameToString(r.name)} ${r.ttl} ${type
 const sections = (m: Message): string => JSON.stringify([m.rcode, m.aa, m.tc, m.answers.map(show), m.authority.map(show), m.additional.map(show)])
 const dnssecRecords = (m: Message): WireRecord[] => [...m.answers, ...m.authority, ...m.additional].filter(r => DNSSEC_TYPES.has(r.type))
 
+/** The key tag of a DNSKEY (RFC 4034 Appendix B). */
+function keyTag (rdata: Uint8Array): number {
+  let sum = 0
+  for (let i = 0; i < rdata.length; i++) sum += (i & 1) === 1 ? rdata[i]! : rdata[i]! << 8
+  return (sum + ((sum >> 16) & 0xffff)) & 0xffff
+}
+
 function answer (index: ZoneIndex, name: string, type: string, opts: AskOptions & { client?: Client } = {}): Message {
   const reply = handleQuery(doQuery(name, type, opts), opts.client ?? UDP, { index })
   assert.ok(reply !== undefined)
@@ -97,8 +104,12 @@ for (const signing of ['nsec', 'nsec3'] as const) {
         assert.deepEqual(m.answers.map(r => `${typeName((r.rdata[0]! << 8) | r.rdata[1]!)} ${r.ttl}`).sort(), covered)
         const key = answer(signed, 'example.org.', 'DNSKEY', { dnssecOk })
         assert.equal(key.answers.filter(r => r.type === RRType.DNSKEY).length, 2)
-        // RFC 4035 §3.1.1: the DNSKEY rrset with its signature, by the KSK (flags 257).
-        if (dnssecOk) assert.ok(key.answers.some(r => r.type === RRType.RRSIG), 'DNSKEY signed')
+        // RFC 4035 §3.1.1: the DNSKEY rrset with its signatures (dnssec-signzone makes one by each
+        // key), the KSK's (flags 257) among them: the one a validator starting from the KSK checks.
+        const ksk = key.answers.find(r => r.type === RRType.DNSKEY && ((r.rdata[0]! << 8) | r.rdata[1]!) === 257)!
+        const tags = key.answers.filter(r => r.type === RRType.RRSIG).map(r => (r.rdata[16]! << 8) | r.rdata[17]!)
+        assert.equal(tags.includes(keyTag(ksk.rdata)), dnssecOk)
+        if (!dnssecOk) assert.deepEqual(tags, [])
       }
     })
 
