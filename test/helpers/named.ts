@@ -187,3 +187,40 @@ export async function eventually (check: () => Promise<boolean>, ms = 10_000, wh
   }
   throw new Error(`${what}: not true within ${ms} ms`)
 }
+
+/**
+ * The configuration of a validating recursive `named` whose world is one server on loopback:
+ * `port` sends every query it makes to `serverPort` (the server under test), the root hints and
+ * a static-stub zone for each of `stubZones` name 127.0.0.1 only, and `trustAnchors` (a
+ * `trust-anchors` statement) is all it trusts. Nothing leaves loopback.
+ */
+export function validatingResolverConf (port: number, dir: string, serverPort: number, stubZones: readonly string[], trustAnchors: string): string {
+  if (!Number.isInteger(serverPort) || serverPort < 1 || serverPort > 65535) throw new Error('the server is a loopback port')
+  return `options {
+  directory "${dir}";
+  listen-on port ${port} { 127.0.0.1; };
+  listen-on-v6 { none; };
+  port ${serverPort};
+  query-source address 127.0.0.1;
+  recursion yes;
+  allow-recursion { 127.0.0.1; };
+  allow-query { 127.0.0.1; };
+  dnssec-validation yes;
+  notify no;
+  pid-file none;
+  session-keyfile "${join(dir, 'session.key')}";
+};
+controls { };
+zone "." { type hint; file "root.hint"; };
+${stubZones.map(z => `zone "${z}" { type static-stub; server-addresses { 127.0.0.1; }; };`).join('\n')}
+${trustAnchors}
+`
+}
+
+/** Start a validating resolver ({@link validatingResolverConf}) on a free loopback port. */
+export async function startValidatingResolver (serverPort: number, stubZones: readonly string[], trustAnchors: string): Promise<Named> {
+  const dir = mkdtempSync(join(tmpdir(), 'zonal-validating-'))
+  const port = await freeDnsPort()
+  writeFileSync(join(dir, 'root.hint'), '. 3600000 IN NS a.root-servers.test.\na.root-servers.test. 3600000 IN A 127.0.0.1\n')
+  return await runNamed(dir, port, validatingResolverConf(port, dir, serverPort, stubZones, trustAnchors))
+}

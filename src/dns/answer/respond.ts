@@ -7,6 +7,7 @@ import { MessageWriter, Section, type CaseCheck } from '../wire/writer.ts'
 import type { ZoneData } from '../index/zone-data.ts'
 import { rrsetRecords, type LookupState } from './lookup.ts'
 import type { Asker } from './pools.ts'
+import { authorityProofs, denialOf, signaturesOf, signedAnswer, type Denial } from './dnssec-answer.ts'
 
 /** Our EDNS UDP payload size (RFC 6891 §6.2.5; 1232 avoids fragmentation, DNS flag day 2020). */
 export const OUR_UDP_SIZE = 1232
@@ -76,6 +77,8 @@ function ecsReply (asker: Asker | undefined): { code: number, data: Uint8Array }
  */
 export function respond (query: Message, state: LookupState, opts: ResponseOptions): Uint8Array {
   const q = query.questions[0]!
+  // RFC 4035 §3.1: DNSSEC records only when the query has DO set, and the zone is signed.
+  const denial: Denial | undefined = query.edns?.dnssecOk === true && 'zone' in state ? denialOf(state.zone) : undefined
   const w = new MessageWriter(opts.maxSize, opts.caseChecks)
   let rcode: number = Rcode.NOERROR
   let aa = true
@@ -92,7 +95,8 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
       aa = false
       break
     case 'hit':
-      answer.push(...state.answer)
+      answer.push(...(denial === undefined ? state.answer : signedAnswer(state.zone, state.answer, state.wildcards)))
+      if (denial !== undefined) authority.push(...authorityProofs(state, denial))
       for (const r of state.answer) {
         const target = targetOf(r)
         if (target !== undefined) additional.push(...addresses(state.zone, target))
@@ -101,22 +105,28 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
     case 'nodata':
     case 'nxdomain': {
       if (state.kind === 'nxdomain') rcode = Rcode.NXDOMAIN
-      answer.push(...state.answer)
+      answer.push(...(denial === undefined ? state.answer : signedAnswer(state.zone, state.answer, state.wildcards)))
       const soa = negativeSoa(state.zone)
       if (soa !== undefined) authority.push(soa)
+      // RFC 4035 §3.1.3: the SOA's RRSIG (its TTL bounded as the SOA's) and the denial.
+      if (soa !== undefined && denial !== undefined) authority.push(...signaturesOf(state.zone.apex, RRType.SOA, soa.name, soa.ttl))
+      if (denial !== undefined) authority.push(...authorityProofs(state, denial))
       break
     }
     case 'yxdomain':
       rcode = Rcode.YXDOMAIN
-      answer.push(...state.answer)
+      answer.push(...(denial === undefined ? state.answer : signedAnswer(state.zone, state.answer, state.wildcards)))
       break
     case 'delegation': {
       // RFC 1034 §4.3.2 step 3b: a referral is not authoritative.
       aa = state.answer.length > 0
-      answer.push(...state.answer)
+      answer.push(...(denial === undefined ? state.answer : signedAnswer(state.zone, state.answer, state.wildcards)))
       const ns = state.cut.rrsets.get(RRType.NS)!
-      authority.push(...rrsetRecords(state.cut.owner, RRType.NS, ns))
-      for (const r of authority) additional.push(...addresses(state.zone, r.rdata))
+      const nsRecords = rrsetRecords(state.cut.owner, RRType.NS, ns)
+      // RFC 4035 §3.1.4: the NS rrset of a referral is not signed; DS and its RRSIGs, or the proof of no DS, follow it. Glue stays unsigned.
+      authority.push(...nsRecords)
+      if (denial !== undefined) authority.push(...authorityProofs(state, denial))
+      for (const r of nsRecords) additional.push(...addresses(state.zone, r.rdata))
       break
     }
     default: {
@@ -135,7 +145,10 @@ export function respond (query: Message, state: LookupState, opts: ResponseOptio
   } else {
     // Leave room for the OPT record before adding optional data.
     const reserve = edns !== undefined ? 11 : 0
-    for (const r of additional) {
+    // RFC 4035 §3.1.1: a signed rrset in the additional section comes with its RRSIGs, as room
+    // allows (no TC for them); glue has none.
+    const extra = denial !== undefined && 'zone' in state ? signedAnswer(state.zone, additional, undefined) : additional
+    for (const r of extra) {
       if (w.size + reserve >= opts.maxSize) break
       if (!w.record(Section.Additional, r)) break
     }

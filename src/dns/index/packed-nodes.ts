@@ -231,6 +231,17 @@ export class PackedNodes {
     return out
   }
 
+  /** Whether the entry has an rrset of `type` (its rrset headers read, no rdata copied). */
+  hasType (off: number, type: number): boolean {
+    let at = this.nodes32[(off >> 2) + 2]!
+    const end = at + this.nodes32[(off >> 2) + 3]!
+    while (at < end) {
+      if (u16(this.rr, at) === type) return true
+      at = this.skipRrset(at)
+    }
+    return false
+  }
+
   /** The offset of the entry after `off`. */
   private next (off: number): number {
     return off + align4(ENTRY_FIXED + this.nodes8[off + 16]!)

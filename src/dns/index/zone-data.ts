@@ -1,7 +1,9 @@
 import { nameEquals, parentName, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import type { TsigKey } from '../wire/tsig.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { PackedNodes, type PackedImage, type PackedRrset } from './packed-nodes.ts'
+import { CanonicalOwners } from './canonical-owners.ts'
 import type { ServedPool } from '../answer/pools.ts'
 
 function sameOctets (a: Uint8Array, b: Uint8Array): boolean {
@@ -166,6 +168,11 @@ export class ZoneData {
   private readonly pinned = new Map<string, ZoneNode>()
   private readonly overlayMin: number
   private generation = 0
+  /**
+   * The NSEC and the NSEC3 owners in canonical order, by type: built by this thread when a
+   * DNSSEC denial first needs them, then kept in step as owners of those types come and go.
+   */
+  private readonly ordered = new Map<number, CanonicalOwners>()
 
   /**
    * @param overlayMin overlay nodes always allowed before a new image is built (tests make it
@@ -367,6 +374,36 @@ export class ZoneData {
     return this.nodeByKey(this.originKey)
   }
 
+  /**
+   * The owners of `type` records (NSEC or NSEC3) in canonical order, for finding the record that
+   * matches or covers a name (RFC 4035 §3.1.3, RFC 5155 §7.2). Built on first use from the
+   * image's rrset headers and the overlay (no rdata read); afterwards an owner gaining its first
+   * record of the type is inserted and one losing its last is removed (a binary search and an
+   * array move each: a change to a large signed zone is not a rebuild).
+   */
+  canonicalOwners (type: number): CanonicalOwners {
+    let owners = this.ordered.get(type)
+    if (owners === undefined) {
+      owners = new CanonicalOwners(this.ownersOf(type))
+      this.ordered.set(type, owners)
+    }
+    return owners
+  }
+
+  /** The owners holding an rrset of `type`, image and overlay together, in no particular order. */
+  private * ownersOf (type: number): Generator<WireName> {
+    const image = this.sealed()
+    const { replaced, added } = this.overlayParts()
+    for (const off of image.offsets()) {
+      if (!image.hasRrsets(off)) continue
+      const changed = replaced.get(off)
+      if (changed === undefined) {
+        if (image.hasType(off, type)) yield image.owner(off)
+      } else if (changed !== null && changed.rrsets.has(type)) yield changed.owner
+    }
+    for (const node of added) if (node.rrsets.has(type)) yield node.owner
+  }
+
   /** Every node of the zone (AXFR), each once, in no particular order. */
   * eachNode (): Generator<ZoneNode> {
     const image = this.sealed()
@@ -427,6 +464,9 @@ export class ZoneData {
   }
 
   private addRecords (owner: WireName, type: number, ttl: number, rdata: readonly Uint8Array[], order: ServedRrset['order']): void {
+    // A new owner of an NSEC or NSEC3 joins the order this thread keeps (when it has built it).
+    const ordered = type === RRType.NSEC || type === RRType.NSEC3 ? this.ordered.get(type) : undefined
+    if (ordered !== undefined && this.current(wireKey(owner))?.rrsets.has(type) !== true) ordered.insert(owner)
     if (this.image.building && (this.overlay.size === 0 || !this.overlay.has(wireKey(owner))) && this.image.append(owner, type, ttl, rdata, order)) return
     const key = wireKey(owner)
     let node = this.writable(key)
@@ -453,6 +493,7 @@ export class ZoneData {
     rrset.rdata.splice(at, 1)
     if (rrset.rdata.length > 0) return true
     node.rrsets.delete(r.type)
+    if (r.type === RRType.NSEC || r.type === RRType.NSEC3) this.ordered.get(r.type)?.delete(node.owner)
     if (node.rrsets.size > 0) return true
     const off = this.image.find(key)
     if (off >= 0 && this.image.hasRrsets(off)) this.overlay.set(key, null)

@@ -29,9 +29,18 @@ export interface CaseCheck {
  * to any prior occurrence).
  */
 function nameLayout (type: number): boolean {
+  const known = LAYOUTS[type]!
+  if (known !== 0) return known === 1
   const t = rdataType(type)
-  return t !== undefined && t.parse === undefined && t.check === undefined && t.fields.some(f => f.name !== undefined)
+  // RFC 4034 §3.1.7, §4.1.1 and RFC 6840 §5.1: the names in RRSIG and NSEC rdata are never
+  // compressed; they are copied as they are, sparing a walk of every signature's fields.
+  const fields = type !== RRType.RRSIG && type !== RRType.NSEC && t !== undefined && t.parse === undefined && t.check === undefined && t.fields.some(f => f.name !== undefined)
+  LAYOUTS[type] = fields ? 1 : 2
+  return fields
 }
+
+/** {@link nameLayout} by type, found once: 0 not yet, 1 field by field, 2 as it is. */
+const LAYOUTS = new Uint8Array(65536)
 
 /**
  * Builds one DNS message with name compression (RFC 1035 §4.1.4) up to a size limit: a record
