@@ -15,7 +15,7 @@ import { formatRdata, typeName } from '../../src/zone/rdata/index.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
 import { doQuery, loadZone, PARENT_ZONE, removeSigned, requireTools, signZone, type AskOptions, type SignedZone } from '../helpers/dnssec-zones.ts'
 
-requireTools('dnssec-keygen', 'dnssec-signzone')
+const skip = requireTools('dnssec-keygen', 'dnssec-signzone')
 
 const UDP: Client = { transport: 'udp', address: '127.0.0.1', port: 5300, family: 'IPv4' }
 const TCP: Client = { ...UDP, transport: 'tcp' }
@@ -46,7 +46,7 @@ function answer (index: ZoneIndex, name: string, type: string, opts: AskOptions 
 }
 
 for (const signing of ['nsec', 'nsec3'] as const) {
-  describe(`signed answers on the query path (${signing})`, () => {
+  describe(`signed answers on the query path (${signing})`, { skip }, () => {
     let zone: SignedZone
     let signed: ZoneIndex
     let unsigned: ZoneIndex

@@ -21,7 +21,7 @@ import { parseZoneText } from '../../src/zonefile/parser.ts'
 import { serveInWorkers, type WorkerServer } from '../helpers/dns-workers.ts'
 import { delv, loadZone, PARENT_ZONE, removeSigned, requireTools, resignZone, signZone, trustAnchors, type SignedZone } from '../helpers/dnssec-zones.ts'
 
-requireTools('delv', 'dnssec-keygen', 'dnssec-signzone')
+const skip = requireTools('delv', 'dnssec-keygen', 'dnssec-signzone')
 
 const ORIGIN = 'example.org.'
 
@@ -42,7 +42,7 @@ function step (before: string, after: string): JournalStep {
 }
 
 for (const signing of ['nsec', 'nsec3'] as const) {
-  describe(`a signed zone changed while served (${signing})`, () => {
+  describe(`a signed zone changed while served (${signing})`, { skip }, () => {
     let zone: SignedZone
     let data: ZoneData
     let server: WorkerServer | undefined

@@ -20,7 +20,7 @@ import { startNamed, type Named } from '../helpers/named.ts'
 import { serveInWorkers, type WorkerServer } from '../helpers/dns-workers.ts'
 import { ask, loadZone, removeSigned, requireTools, signWorld, type SignedWorld } from '../helpers/dnssec-zones.ts'
 
-requireTools('named', 'dnssec-keygen', 'dnssec-signzone')
+const skip = requireTools('named', 'dnssec-keygen', 'dnssec-signzone')
 
 const NAMES = [
   'example.org.', 'ns1', 'mail', 'www', 'web', 'c1', 'c2', 'out', 'dangling', 'towild', 'nothing', 'x.y.nothing',
@@ -59,7 +59,7 @@ function soaTtlException (type: string, ours: Message, theirs: Message): boolean
 }
 
 for (const signing of ['nsec', 'nsec3', 'nsec3-optout'] as const) {
-  describe(`differential: signed answers against BIND named (${signing})`, () => {
+  describe(`differential: signed answers against BIND named (${signing})`, { skip }, () => {
     let world: SignedWorld
     let named: Named | undefined
     let server: WorkerServer | undefined
