@@ -13,6 +13,7 @@ import { endpointTarget, type ZoneSettings } from '../zone/settings.ts'
 import { tsigKeyOf } from '../zones/tsig-key.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { sameDown, servedPool, type ServedPool } from '../dns/answer/pools.ts'
+import { DNSSEC_TYPES } from '../zone/dnssec/zone-cuts.ts'
 
 /** The answer order of an RD pool profile, if the rrset is one. */
 function poolOrder (profile: PoolProfile | null): ServedRrset['order'] {
@@ -282,6 +283,9 @@ export class ZoneSync {
     if (known !== undefined && known.version === z.version && known.originalVersion === originalVersion) return false
     const origin = parseName(z.name)
     const rename = alias ? (r: ZoneRecord) => renameRecord(r, parseName(source.name), origin) : (r: ZoneRecord) => r
+    // An alias does not serve its primary's DNSSEC records: they are signed under the primary's
+    // name (and NSEC3 owners are its hashes), so an alias of a signed zone is served unsigned.
+    const served = alias ? (r: ZoneRecord) => !DNSSEC_TYPES.has(r.type) : () => true
 
     const servedSerial = known?.data.serial
     let data: ZoneData | undefined
@@ -293,7 +297,7 @@ export class ZoneSync {
         data = known.data
         const sourceOrigin = parseName(source.name)
         for (const s of steps) {
-          const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
+          const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.filter(served).map(rename), added: s.added.filter(served).map(rename) }
           // The rrsets added to, and the pools removed from (a removal leaves a plain rrset as it was).
           const poolsRemoved = data.pools.size === 0 ? [] : s.removed.filter(r => known.data.poolOf(rename(r).owner, r.type) !== undefined)
           const touched = await this.rrsetsOf(source.id, origin, rename, [...poolsRemoved, ...s.added])
@@ -407,6 +411,7 @@ export class ZoneSync {
       if (yielding && pages > 0) await new Promise(resolve => setImmediate(resolve))
       const page = await this.store.rrsets.listWire(source.id, PAGE, after)
       for (const rrset of page) {
+        if (alias && DNSSEC_TYPES.has(rrset.type)) continue
         const owner = parseName(rrset.ownerName)
         const order = poolOrder(rrset.profile)
         if (!alias) data.addRrset(owner, rrset.type, rrset.ttl, rrset.rdata, order)
