@@ -44,6 +44,9 @@ interface Job {
 }
 
 const TICK_MS = 1000
+/** New checks first run within this long, plus {@link FIRST_RUN_SPREAD_PER_CHECK_MS} for each check new with them. */
+const FIRST_RUN_SPREAD_MS = 2000
+const FIRST_RUN_SPREAD_PER_CHECK_MS = 5
 /** Probe runs are written together at most this long after they finish (one transaction). */
 const WRITE_DELAY_MS = 500
 
@@ -132,11 +135,12 @@ export class TrafficService {
         for (const key of fresh) {
           const job = jobs.get(key)!
           const last = lastRun.get(key)
-          // A check never run here starts within its first interval (at most 2 s away), spread by
-          // jitter. One run before (the service restarted) keeps its schedule: its next run one
-          // interval after the last, or, when that has passed, somewhere in the coming interval,
-          // so that a restart does not send every probe at once.
-          if (last === undefined) this.due.set(key, now + Math.floor(this.random() * Math.min(job.intervalMs, 2000)))
+          // A check never run here starts soon, spread by jitter: within 2 s, and 5 ms more for
+          // each other check new at the same time (10,000 new checks start over 52 s, not all at
+          // once), never later than its interval. One run before (the service restarted) keeps its
+          // schedule: its next run one interval after the last, or, when that has passed,
+          // somewhere in the coming interval, so that a restart does not send every probe at once.
+          if (last === undefined) this.due.set(key, now + Math.floor(this.random() * Math.min(job.intervalMs, FIRST_RUN_SPREAD_MS + fresh.length * FIRST_RUN_SPREAD_PER_CHECK_MS)))
           else if (last + job.intervalMs > now && last <= now) this.due.set(key, last + job.intervalMs)
           else this.due.set(key, now + Math.floor(this.random() * job.intervalMs))
         }

@@ -308,6 +308,28 @@ for (const engine of await engineCases()) {
         await store.zones.deleteById(zone.id)
       }
     })
+
+    it('spreads the first runs of checks new together: 2 s, and 5 ms more for each of them', async () => {
+      const monitor = `http://www.example.org:${web.port}/health`
+      const zone = await storeZone(store, 'acme', 'example.org.', zoneText('spread IN A 127.0.0.4\nspread IN A 127.0.0.6\n'), { profiles: { 'spread.example.org./1': slbProfile('spread.example.org.', ['127.0.0.4', '127.0.0.6'], monitor) } })
+      const t = T0 + 80 * MIN
+      web.mode = 'up'
+      web2.mode = 'up'
+      const before = web.requests.length + web2.requests.length
+      const asked = (): number => web.requests.length + web2.requests.length - before
+      // With the jitter at its top, two new checks are due 0.999 × (2,000 + 2 × 5) ms on.
+      const traffic = service(store, [], 'n1', { random: () => 0.999 })
+      try {
+        await traffic.tick(t)
+        await traffic.tick(t + 2000)
+        assert.equal(asked(), 0, 'not within 2 s: the spread grew with the checks new together')
+        await traffic.tick(t + 2010)
+        assert.equal(asked(), 2)
+      } finally {
+        await traffic.stop()
+        await store.zones.deleteById(zone.id)
+      }
+    })
   })
 }
 
