@@ -102,7 +102,7 @@ for (const denial of ['NSEC', 'NSEC3'] as const) {
   bindKeys(keyDir)
   const nsec3 = denial === 'NSEC3' ? ['-3', '-', '-H', '0'] : []
   runs.push(best(() => timed(`dnssec-signzone ${denial}`, 'dnssec-signzone',
-    ['-q', '-S', '-K', keyDir, '-x', '-P', '-n', '1', '-e', '+1209600', '-j', '86400', ...nsec3, '-o', ORIGIN, '-f', join(work, `bind-${denial}.zone`), zone])))
+    ['-q', '-S', '-K', keyDir, '-d', keyDir, '-x', '-P', '-n', '1', '-e', '+1209600', '-j', '86400', ...nsec3, '-o', ORIGIN, '-f', join(work, `bind-${denial}.zone`), zone])))
 
   const knotDir = join(work, `knot-${denial}`)
   const conf = knotSetup(knotDir, denial === 'NSEC3')

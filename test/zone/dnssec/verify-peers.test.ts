@@ -77,7 +77,7 @@ describe('verifyRrsig on zones signed by BIND and Knot', { skip: dnssecToolsSkip
           const r = runTool('dnssec-keygen', ['-q', '-K', dir, '-a', algorithm, ...bits, ...(ksk ? ['-f', 'KSK'] : []), 'example.org.'])
           assert.equal(r.status, 0, r.stderr)
         }
-        const signed = runTool('dnssec-signzone', ['-q', '-S', '-K', dir, ...(nsec3 ? ['-3', '-', '-H', '0'] : []), '-o', 'example.org.', '-f', join(dir, 'signed.db'), join(dir, 'zone.db')])
+        const signed = runTool('dnssec-signzone', ['-q', '-S', '-K', dir, '-d', dir, ...(nsec3 ? ['-3', '-', '-H', '0'] : []), '-o', 'example.org.', '-f', join(dir, 'signed.db'), join(dir, 'zone.db')])
         assert.equal(signed.status, 0, signed.stderr)
         const { checked, failures } = checkAll(readFileSync(join(dir, 'signed.db'), 'utf8'))
         assert.deepEqual(failures, [])
