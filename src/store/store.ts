@@ -336,6 +336,8 @@ export interface RrsetFilter {
   valueSubstring?: string
   /** Undefined: every kind (`kind:ALL`). */
   kinds?: RrsetKinds
+  /** Types left out when the zone is signed (`zones.dnssec_status` SIGNED): its DNSSEC records. */
+  hiddenWhenSigned?: readonly number[]
 }
 
 export interface RrsetPageQuery extends RrsetFilter {

@@ -14,6 +14,7 @@ import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
+import { isDnssecType } from './dnssec/types.ts'
 
 /** The pools probes watch (their probes and states are forgotten with them). */
 const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
@@ -114,6 +115,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const zone = visibleZone(caller, await tx.zones.lockByName(zoneName, caller.principal.scope('read')), 'update')
     const t = targetIn(zone, path)
     checkWritable(zone)
+    // A signed zone's DNSSEC records are the signer's (src/zones/dnssec/).
+    if (zone.dnssec_status === 'SIGNED' && isDnssecType(t.type)) throw new ZonalError('DNSSEC_RECORDS_READ_ONLY', typeName(t.type))
     const { comment, decide } = plan(t)
     // The rrset, the apex SOA the serial bump reads (unless the rrset is that SOA) and what the
     // placement rules read (the types at the owner, DNAMEs above it): one statement.

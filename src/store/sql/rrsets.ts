@@ -123,6 +123,11 @@ function matching (f: Omit<RrsetFilter, 'zoneId'>, zone: string | SelectQueryBui
       // rdata_text is a JSON list: look for the value as JSON spells it (`"` and `\` escaped).
       terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(JSON.stringify(f.valueSubstring).slice(1, -1))} escape '\\'`)
     }
+    if (f.hiddenWhenSigned !== undefined && f.hiddenWhenSigned.length > 0) {
+      // The zone's state read once per statement (an uncorrelated scalar subquery).
+      const signed = eb.selectFrom('zones').select(sql<number>`case when dnssec_status = 'SIGNED' then 1 else 0 end`.as('s')).where('id', '=', zone)
+      terms.push(eb.or([eb('rrtype', 'not in', [...f.hiddenWhenSigned]), eb(signed, '=', 0)]))
+    }
     const k = f.kinds
     if (k !== undefined) {
       // `kind is not null` spelled out so both engines may read the partial pool index.
