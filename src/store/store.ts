@@ -401,6 +401,11 @@ export interface RrsetStore {
   readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
+  /**
+   * The owner and type of every rrset of the zone but those of `exceptTypes`, in canonical order,
+   * without rdata: what a denial chain is computed from (one index range of the zone).
+   */
+  ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
 }
 
 /** A zone's snapshot: when it was taken, and the zone's SOA serial and record count then. */

@@ -306,4 +306,11 @@ export class SqlRrsetStore implements RrsetStore {
       .limit(1).executeTakeFirst()
     return row !== undefined
   }
+
+  async ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
+    let q = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype']).where('zone_id', '=', zoneId)
+    if (exceptTypes.length > 0) q = q.where('rrtype', 'not in', [...exceptTypes])
+    const rows = await q.orderBy('owner_key').orderBy('rrtype').execute()
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) }))
+  }
 }
