@@ -111,6 +111,7 @@ export const catalog = {
   DNSSEC_POLICY_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: dnssecPolicy.{0} {1}' },
   DNSSEC_RECORDS_READ_ONLY: { status: 400, errorCode: 53005, message: 'Invalid input: {0} records of a signed zone are written by the service when it signs the zone; they cannot be changed through the rrsets API.' },
   DNSSEC_ROLLOVER_IN_PROGRESS: { status: 400, errorCode: 53005, message: 'Invalid input: a key rollover of zone {0} is in progress ({1}).' },
+  DNSSEC_POOL_NOT_ALLOWED: { status: 400, errorCode: 53005, message: 'Invalid input: {0} cannot be added to the signed zone {1} (advanced services do not currently allow for signed zones).' },
 
   // Zone list.
   ZONE_LIST_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },

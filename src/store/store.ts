@@ -385,6 +385,8 @@ export interface RrsetStore {
    * such zone, an alias, or nothing matched at that offset (the caller tells them apart).
    */
   pageOfZone (zoneName: string, scope: Scope, query: Omit<RrsetPageQuery, 'zoneId'>): Promise<{ rrsets: ShownRrset[], total: number } | undefined>
+  /** Delete the rrsets of these owners and types (in batches, inside the caller's transaction). */
+  deleteMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<void>
   /** Delete one rrset; returns whether it existed. */
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */

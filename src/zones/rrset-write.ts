@@ -14,7 +14,7 @@ import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
-import { isDnssecType } from './dnssec/types.ts'
+import { isDnssecType, UNSIGNABLE_POOLS } from './dnssec/types.ts'
 
 /** The pools probes watch (their probes and states are forgotten with them). */
 const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
@@ -131,6 +131,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     }
     if (before === undefined && after === undefined) return t
     if (before !== undefined && after !== undefined && same(before, after)) return t
+    // A signed zone serves signed answers: no pool whose answers are a subset of its rrset.
+    if (zone.dnssec_status === 'SIGNED' && after?.profile != null && UNSIGNABLE_POOLS.has(after.profile.kind)) throw new ZonalError('DNSSEC_POOL_NOT_ALLOWED', after.profile.kind, zone.name)
     // The zone row's count (locked, so current) plus what this change adds: no scan of the zone.
     const delta = (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0)
     if (delta > 0) checkZoneSize(Number(zone.record_count) + delta, limitsOf(deps))
@@ -150,6 +152,7 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const written = after
     await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
       rrsets: soaKnown ? [write] : [],
+      dnssec: { secrets: deps.secrets },
       audit: (serial) => auditRecord(caller.actor, {
         accountId: zone.account_id,
         accountName: zone.account_name,

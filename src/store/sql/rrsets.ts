@@ -313,4 +313,15 @@ export class SqlRrsetStore implements RrsetStore {
     const rows = await q.orderBy('owner_key').orderBy('rrtype').execute()
     return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) }))
   }
+
+  async deleteMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<void> {
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const batch = keys.slice(i, i + BATCH)
+      await this.db.deleteFrom('rrsets')
+        .where('zone_id', '=', zoneId)
+        .where(eb => eb.or(batch.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
+        .execute()
+      await new Promise(resolve => setImmediate(resolve))
+    }
+  }
 }

@@ -12,3 +12,12 @@ const SET: ReadonlySet<number> = new Set(DNSSEC_TYPES)
 export function isDnssecType (type: number): boolean {
   return SET.has(type)
 }
+
+/**
+ * Pools a signed zone cannot hold: each answers a part of its rrset chosen per query (SiteBacker,
+ * Traffic Controller, directional, simple failover and load balancing), which no signature over
+ * the rrset covers. The real API refuses to sign zones with SB, TC or DIR pools ("advanced
+ * services do not currently allow for signed zones"); SF and SLB answer subsets too. RD pools
+ * answer every record (in an order), so they stay.
+ */
+export const UNSIGNABLE_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'DIR_POOLS', 'SF_POOLS', 'SLB_POOLS'])
