@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import type { DnssecKey, DnssecPolicy, Store, ZoneDnssec } from '../../src/store/store.ts'
 import type { SealedSecret } from '../../src/zone/settings.ts'
 import { engineCases, freshStore } from '../helpers/engines.ts'
-import { storeZone } from '../helpers/stored-zones.ts'
+import { sampleZone, storeZone } from '../helpers/stored-zones.ts'
 
 const POLICY: DnssecPolicy = {
   algorithm: 'ECDSAP256SHA256',
@@ -100,6 +100,17 @@ for (const engine of await engineCases()) {
       assert.deepEqual(await store.dnssec.due('2030-01-01T00:00:00.000Z', 10), [])
       assert.equal(await store.dnssec.delete(zoneId), true)
       assert.equal(await store.dnssec.delete(zoneId), false)
+    })
+
+    it('reads a zone\'s owners and types without rdata, and deletes rrsets by owner and type in batches', async () => {
+      const z = await storeZone(store, 'acme', 'rrsets.example.', sampleZone('rrsets.example.', 900))
+      const all = await store.rrsets.ownerTypes(z.id, [])
+      assert.equal(all.length, (await store.rrsets.list(z.id, 10_000)).length)
+      assert.ok(all.every((r, i) => i === 0 || all[i - 1]!.ownerKey < r.ownerKey || (all[i - 1]!.ownerKey === r.ownerKey && all[i - 1]!.type < r.type)), 'in canonical order')
+      assert.ok((await store.rrsets.ownerTypes(z.id, [1])).every(r => r.type !== 1))
+      const hosts = all.filter(r => r.ownerName.startsWith('host'))
+      await store.transaction(async (tx) => { await tx.rrsets.deleteMany(z.id, hosts) })
+      assert.deepEqual((await store.rrsets.ownerTypes(z.id, [])).map(r => r.ownerName), all.filter(r => !r.ownerName.startsWith('host')).map(r => r.ownerName))
     })
 
     it('deletes a zone\'s keys, and both tables go with their zone', async () => {

@@ -319,7 +319,8 @@ export class SqlRrsetStore implements RrsetStore {
       const batch = keys.slice(i, i + BATCH)
       await this.db.deleteFrom('rrsets')
         .where('zone_id', '=', zoneId)
-        .where(eb => eb.or(batch.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
+        // Row values in a VALUES list: both engines read the (zone, owner, type) index per key.
+        .where(sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(batch.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`)
         .execute()
       await new Promise(resolve => setImmediate(resolve))
     }

@@ -3,7 +3,7 @@ import type { DnssecPolicy, Store, StoredRrset, Zone } from '../../store/store.t
 import { denialChain } from '../../zone/dnssec/denial.ts'
 import { signRrset } from '../../zone/dnssec/sign.ts'
 import { signatureWindow, signZone, type SigningPolicy } from '../../zone/dnssec/zone-signer.ts'
-import { canonicalSortKey, nameEquals, parentName, parseName, type WireName } from '../../zone/name.ts'
+import { canonicalSortKey, nameEquals, nameToString, parentName, parseName, wireKey, type WireName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { RrsetChange } from '../serial-bump.ts'
@@ -131,10 +131,25 @@ function applyPresence (base: TypeMap, net: ReadonlyMap<string, RrsetChange>, si
   return out
 }
 
-function chainOf (origin: WireName, map: TypeMap, signing: SigningPolicy, ttl: number): Map<string, StoredRrset> {
+/** A chain record set without its text (compared first; text made only for what changed). */
+interface RawSet { owner: WireName, type: number, ttl: number, rdata: Uint8Array[], key: string }
+
+function chainOf (origin: WireName, map: TypeMap, signing: SigningPolicy, ttl: number): Map<string, RawSet> {
   const names: Array<{ owner: WireName, types: number[] }> = []
   for (const { owner, types } of map.values()) if (types.size > 0) names.push({ owner, types: [...types].sort((a, b) => a - b) })
-  return groupRrsets(denialChain(origin, names, signing.denial, ttl))
+  const out = new Map<string, RawSet>()
+  for (const r of denialChain(origin, names, signing.denial, ttl)) {
+    const key = wireKey(r.owner) + '/' + String(r.type)
+    const set = out.get(key)
+    if (set === undefined) out.set(key, { owner: r.owner, type: r.type, ttl: r.ttl, rdata: [r.rdata], key })
+    else set.rdata.push(r.rdata)
+  }
+  return out
+}
+
+function sameRaw (a: RawSet | undefined, b: RawSet | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return a.ttl === b.ttl && a.rdata.length === b.rdata.length && a.rdata.every((d, i) => Buffer.compare(d, b.rdata[i]!) === 0)
 }
 
 /** What a change of one owner's RRSIG rrset does: the covered types whose signatures go, and the new ones. */
@@ -209,14 +224,17 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
     const ttl = soa === undefined ? 3600 : denialTtl(soa)
     const before = chainOf(origin, applyPresence(base, net, 'before'), signing, ttl)
     const after = chainOf(origin, applyPresence(base, net, 'after'), signing, ttl)
-    const keysChanged = [...new Set([...before.keys(), ...after.keys()])].filter(k => !sameRrset(before.get(k), after.get(k)))
-    const refs = keysChanged.map(k => (after.get(k) ?? before.get(k))!)
+    const keysChanged = [...new Set([...before.keys(), ...after.keys()])].filter(k => !sameRaw(before.get(k), after.get(k)))
+    const refs = keysChanged.map(k => {
+      const raw = (after.get(k) ?? before.get(k))!
+      return { owner: raw.owner, type: raw.type, ownerKey: canonicalSortKey(raw.owner), ownerName: nameToString(raw.owner), next: after.get(k) }
+    })
     const stored = refs.length === 0 ? [] : await tx.rrsets.getMany(zoneId, refs.map(r => ({ ownerKey: r.ownerKey, type: r.type })))
     refs.forEach((ref, i) => {
-      const next = after.get(keysChanged[i]!)
+      const next = ref.next === undefined ? undefined : rrsetOf(ref, ref.type, ref.next.ttl, ref.next.rdata)
       const was = stored[i]
       if (!sameRrset(was, next)) chainChanges.push({ ...(was === undefined ? {} : { before: was }), ...(next === undefined ? {} : { after: next }) })
-      sign(plan(ref, parseName(ref.ownerName)), ref.type, next)
+      sign(plan(ref, ref.owner), ref.type, next)
     })
   }
 
