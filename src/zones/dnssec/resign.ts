@@ -23,6 +23,8 @@ export interface DnssecSigner {
   policy?: DnssecPolicy
   /** The keys to sign with instead of the stored ones (already opened). */
   keys?: readonly OpenKey[]
+  /** Rrsets (any type, DNSKEY included) whose signatures are made again though they did not change: the refresh before expiry. */
+  refresh?: ReadonlyArray<{ ownerKey: string, type: number }>
 }
 
 /** Rrsets read per statement while a whole zone is read. */
@@ -51,7 +53,7 @@ export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>,
   const at = Math.floor(now.getTime() / 1000)
   const signing = signingPolicyOf(policy)
   if (signer.whole === true || needsWhole(net, canonicalSortKey(origin))) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at)
-  return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at)
+  return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [])
 }
 
 /** Whether a change alters what is authoritative (a delegation came or went) or the denial TTL. */
@@ -162,8 +164,9 @@ interface OwnerSignatures {
   ttl: number
 }
 
-async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number): Promise<RrsetChange[]> {
+async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, refresh: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<RrsetChange[]> {
   const zsks = keys.filter(k => k.row.role === 'ZSK' && k.row.state === 'ACTIVE').map(k => k.key)
+  const ksks = keys.filter(k => k.row.role === 'KSK' && k.row.state === 'ACTIVE').map(k => k.key)
   const changes = [...net.values()].filter(c => !isDnssecType((c.after ?? c.before)!.type))
   const sigs = new Map<string, OwnerSignatures>()
   const plan = (r: Pick<StoredRrset, 'ownerKey' | 'ownerName'>, owner: WireName): OwnerSignatures => {
@@ -178,9 +181,14 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
     s.drop.add(type)
     if (rrset === undefined) return
     const window = signatureWindow(signing, at, s.owner, type)
-    for (const k of zsks) s.add.push(signRrset(origin, s.owner, type, rrset.ttl, rrset.rdata, k, window))
+    // RFC 4035 §2.1: the DNSKEY rrset is signed by the KSKs, everything else by the ZSKs.
+    for (const k of type === RRType.DNSKEY ? ksks : zsks) s.add.push(signRrset(origin, s.owner, type, rrset.ttl, rrset.rdata, k, window))
     s.ttl = Math.min(s.ttl, rrset.ttl)
   }
+  // Signatures refreshed: the rrsets as they are (none of them is in this change).
+  const again = refresh.filter(r => !net.has(rrsetKey(r.ownerKey, r.type)))
+  const current = again.length === 0 ? [] : await tx.rrsets.getMany(zoneId, again)
+  current.forEach(r => { if (r !== undefined) sign(plan(r, parseName(r.ownerName)), r.type, r) })
 
   // Where each changed owner stands: below a delegation (glue: nothing signed), at one (only DS
   // signed, RFC 4035 §2.2) or authoritative. Delegations themselves did not change (see needsWhole).
