@@ -7,7 +7,12 @@
  * NSEC/NSEC3 records that differ written and signed), for NSEC and for NSEC3. Prints the
  * milliseconds of each (median of the repetitions).
  *
- *   node bench/dnssec/resign.ts [records] [repetitions]
+ *   node bench/dnssec/resign.ts [records] [repetitions]     (BENCH_TYPES=NSEC3: one of them only)
+ *
+ * Measured (2 shared cores, SQLite, 100,000 records, medians of 5): NSEC: sign whole 41 s, an
+ * rdata change 3.5 ms, a new owner 2.9 s, an owner removed 3.9 s; NSEC3: re-sign whole 46 s, an
+ * rdata change 5.1 ms, a new owner 10.5 s, an owner removed 10.1 s. At 30,000 records NSEC3 new
+ * owner 0.75 s. The chain work (two chains over every owner) is what costs.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -71,10 +76,10 @@ try {
     return rrsetOf({ ownerKey: canonicalSortKey(name), ownerName: owner }, RRType.A, 3600, [parseRdata(RRType.A, ip, name)])
   }
 
-  for (const securityType of ['NSEC', 'NSEC3'] as const) {
+  for (const securityType of (process.env.BENCH_TYPES ?? 'NSEC,NSEC3').split(',') as Array<'NSEC' | 'NSEC3'>) {
     const policy = policyWith(securityType === 'NSEC' ? {} : { securityType })
     let t0 = performance.now()
-    await runDnssec(deps, { zoneId: zone.id, operation: securityType === 'NSEC' ? 'SIGN' : 'RESIGN', policy, actor, comment: null })
+    await runDnssec(deps, { zoneId: zone.id, operation: securityType === 'NSEC' || process.env.BENCH_TYPES === 'NSEC3' ? 'SIGN' : 'RESIGN', policy, actor, comment: null })
     const whole = performance.now() - t0
     const rdata: number[] = []
     const added: number[] = []
