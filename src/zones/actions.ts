@@ -11,6 +11,7 @@ import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { journalReset } from './serial-bump.ts'
+import { isDnssecType } from './dnssec/types.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { RRType } from '../zone/rrtype.ts'
 
@@ -79,7 +80,9 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
     checkZoneSize(Number(original.record_count), limitsOf(deps))
     const from = parseName(original.name)
     const to = parseName(zone.name)
-    for await (const r of readZoneRecords(deps.store, original.id)) records.push(renameRecord(r, from, to))
+    // A signed primary's DNSSEC records are its signer's, valid for its name only: not copied.
+    const signed = original.dnssec_status === 'SIGNED'
+    for await (const r of readZoneRecords(deps.store, original.id)) if (!signed || !isDnssecType(r.type)) records.push(renameRecord(r, from, to))
   }
   const rrsets = toStoredRrsets(normalizeZone(records, parseName(zone.name)).records)
   return await deps.store.transaction(async (tx) => {

@@ -330,5 +330,23 @@ for (const engine of await engineCases()) {
         assert.ok(audit.some(a => a.object_type === 'DNSSEC' && a.change_type === 'SIGN'))
       })
     })
+
+    describe('copies of a signed zone', () => {
+      it('leave its DNSSEC records behind (COPY, and an alias unaliased)', async () => {
+        assert.equal((await t.store.zones.findById(zone.id))!.dnssec_status, 'SIGNED')
+        const copy = await alice.newPrimary('copy.example.', 'acme', { createType: 'COPY', originalZoneName: 'example.org.' })
+        assert.equal(copy.statusCode, 201, copy.body)
+        const alias = await alice.post('/zones', { properties: { name: 'alias.example.', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'example.org.' } })
+        assert.equal(alias.statusCode, 201, alias.body)
+        assert.equal((await alice.post('/zones/alias.example./unalias', {})).statusCode, 200)
+        for (const name of ['copy.example.', 'alias.example.']) {
+          const z = await t.store.zones.findByName(name, { accountIds: [zone.account_id] })
+          const stored = await records(t.store, z!.id)
+          assert.ok(stored.some(r => r.type === RRType.A), `${name} has the records`)
+          assert.ok(stored.every(r => !DNSSEC.has(r.type)), `${name} has no DNSSEC record`)
+          assert.equal(z!.dnssec_status, 'UNSIGNED')
+        }
+      })
+    })
   })
 }
