@@ -196,6 +196,24 @@ for (const engine of await engineCases()) {
         await verify(t.store, (await t.store.zones.findById(zone.id))!)
       })
 
+      it('keeps a delegation, its glue and its DS right: the NS unsigned, the glue unsigned and out of the chain, the DS signed', async () => {
+        assert.equal((await alice.post('/zones/example.org./rrsets/NS/deleg', { ttl: 3600, rdata: ['ns.deleg.example.org.'] })).statusCode, 201)
+        await verify(t.store, (await t.store.zones.findById(zone.id))!)
+        const before = await signatures(t.store, zone.id)
+        assert.equal((await alice.post('/zones/example.org./rrsets/A/ns.deleg', { ttl: 3600, rdata: ['192.0.2.7'] })).statusCode, 201)
+        const after = await signatures(t.store, zone.id)
+        assert.deepEqual([...after].filter(s => !before.has(s)).map(s => coveredType(Buffer.from(s, 'hex'))), [RRType.SOA], 'glue: only the SOA is signed again')
+        assert.equal((await alice.post('/zones/example.org./rrsets/DS/deleg', { ttl: 3600, rdata: ['12345 13 2 ' + 'AB'.repeat(32)] })).statusCode, 201)
+        await verify(t.store, (await t.store.zones.findById(zone.id))!)
+        const stored = await records(t.store, zone.id)
+        const sigsAtDeleg = stored.filter(r => r.type === RRType.RRSIG && Buffer.from(r.owner).toString('latin1').startsWith('\u0005deleg')).map(r => coveredType(r.rdata)).sort((a, b) => a - b)
+        assert.deepEqual(sigsAtDeleg, [RRType.DS, RRType.NSEC].sort((a, b) => a - b), 'at the delegation only the DS and the NSEC are signed')
+        assert.equal((await alice.delete('/zones/example.org./rrsets/A/ns.deleg')).statusCode, 204)
+        assert.equal((await alice.delete('/zones/example.org./rrsets/DS/deleg')).statusCode, 204)
+        assert.equal((await alice.delete('/zones/example.org./rrsets/NS/deleg')).statusCode, 204)
+        await verify(t.store, (await t.store.zones.findById(zone.id))!)
+      })
+
       it('refuses writes of DNSKEY, RRSIG, NSEC, NSEC3 and NSEC3PARAM and hides them from the rrsets API', async () => {
         for (const [type, rdata] of [['DNSKEY', '256 3 13 AAAA'], ['RRSIG', 'A 13 2 300 20300101000000 20200101000000 1 example.org. AAAA'], ['NSEC', 'www.example.org. A'], ['NSEC3PARAM', '1 0 0 -']] as const) {
           const res = await alice.post(`/zones/example.org./rrsets/${type}/@`, { ttl: 300, rdata: [rdata] })
