@@ -1,4 +1,4 @@
-import { lowerName, wireNameLength, type WireName } from '../name.ts'
+import { wireNameLength } from '../name.ts'
 import { ByteReader } from '../rdata/bytes.ts'
 import { rdataType } from '../rdata/registry.ts'
 import { RRType } from '../rrtype.ts'
@@ -90,13 +90,9 @@ export function canonicalRdata (type: number, rdata: Uint8Array): Uint8Array {
  * as left-justified octet strings (a shorter prefix first), duplicates removed (§6.3, RFC 2181 §5).
  */
 export function canonicalRdatas (type: number, rdatas: readonly Uint8Array[]): Uint8Array[] {
+  if (rdatas.length === 1) return [canonicalRdata(type, rdatas[0]!)]
   const sorted = rdatas.map(r => canonicalRdata(type, r)).sort((a, b) => Buffer.compare(a, b))
   const out: Uint8Array[] = []
   for (const r of sorted) if (out.length === 0 || Buffer.compare(out[out.length - 1]!, r) !== 0) out.push(r)
   return out
-}
-
-/** The owner in canonical form (RFC 4034 §6.2 item 2): lower case. */
-export function canonicalOwner (owner: WireName): WireName {
-  return lowerName(owner)
 }

@@ -1,9 +1,10 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import { lowerName, nameEquals, parentName, wireKey, type WireName } from '../name.ts'
 import { encodeBase32Hex } from '../rdata/fields.ts'
 import { encodeTypeBitmap } from '../rdata/type-bitmap.ts'
 import type { ZoneRecord } from '../record.ts'
 import { RRType } from '../rrtype.ts'
+import { slabCopy } from '../slab.ts'
 import { DnssecError } from './errors.ts'
 import { zoneNames, type ZoneName } from './zone-cuts.ts'
 
@@ -27,14 +28,26 @@ export const NSEC3_MAX_ITERATIONS = 2500
  * @returns 20 octets
  */
 export function nsec3Hash (name: WireName, salt: Uint8Array, iterations: number): Uint8Array {
-  let digest = createHash('sha1').update(lowerName(name)).update(salt).digest()
-  for (let i = 0; i < iterations; i++) digest = createHash('sha1').update(digest).update(salt).digest()
+  const input = new Uint8Array(Math.max(name.length, 20) + salt.length)
+  input.set(lowerName(name), 0)
+  input.set(salt, name.length)
+  let digest = hash('sha1', input.subarray(0, name.length + salt.length), 'buffer')
+  if (iterations > 0) {
+    input.set(salt, 20)
+    for (let i = 0; i < iterations; i++) {
+      input.set(digest, 0)
+      digest = hash('sha1', input.subarray(0, 20 + salt.length), 'buffer')
+    }
+  }
   return new Uint8Array(digest.buffer, digest.byteOffset, digest.byteLength)
 }
 
 /** The owner of an NSEC3 record (RFC 5155 §3): the hash in base32hex (lower case) as one label, then the origin. */
 export function nsec3OwnerName (hash: Uint8Array, origin: WireName): WireName {
-  const label = encodeBase32Hex(hash).toLowerCase()
+  return ownerFromLabel(encodeBase32Hex(hash).toLowerCase(), origin)
+}
+
+function ownerFromLabel (label: string, origin: WireName): WireName {
   const out = new Uint8Array(1 + label.length + origin.length)
   out[0] = label.length
   for (let i = 0; i < label.length; i++) out[1 + i] = label.charCodeAt(i)
@@ -68,15 +81,15 @@ function nsec3Types (n: ZoneName | undefined): number[] {
   return types
 }
 
-function nsecChain (names: readonly ZoneName[], ttl: number): ZoneRecord[] {
+function nsecChain (names: readonly ZoneName[], ttl: number, bitmapOf: (types: number[]) => Uint8Array): ZoneRecord[] {
   const chain = names.filter(n => n.role !== 'occluded')
   return chain.map((n, i) => {
     const next = chain[(i + 1) % chain.length]!.owner
-    const bitmap = encodeTypeBitmap(nsecTypes(n))
+    const bitmap = bitmapOf(nsecTypes(n))
     const rdata = new Uint8Array(next.length + bitmap.length)
     rdata.set(next, 0)
     rdata.set(bitmap, next.length)
-    return { owner: n.owner, type: RRType.NSEC, ttl, rdata }
+    return { owner: n.owner, type: RRType.NSEC, ttl, rdata: slabCopy(rdata) }
   })
 }
 
@@ -92,7 +105,7 @@ function nsec3Parameters (flags: number, iterations: number, salt: Uint8Array): 
   return out
 }
 
-function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extract<DenialPolicy, { kind: 'NSEC3' }>, ttl: number): ZoneRecord[] {
+function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extract<DenialPolicy, { kind: 'NSEC3' }>, ttl: number, bitmapOf: (types: number[]) => Uint8Array): ZoneRecord[] {
   const { iterations, salt, optOut } = policy
   if (!Number.isInteger(iterations) || iterations < 0 || iterations > NSEC3_MAX_ITERATIONS) {
     throw new DnssecError('DNSSEC_BAD_POLICY', `NSEC3 iterations must be 0 to ${NSEC3_MAX_ITERATIONS}, not ${iterations}`)
@@ -117,18 +130,22 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
       up = parentName(up)
     }
   }
-  const entries = [...hashed.values()].map(e => ({ hash: nsec3Hash(e.name, salt, iterations), node: e.node }))
-  entries.sort((a, b) => Buffer.compare(a.hash, b.hash))
+  const entries = [...hashed.values()].map(e => {
+    const hash = nsec3Hash(e.name, salt, iterations)
+    return { hash, label: encodeBase32Hex(hash), node: e.node }
+  })
+  // Base32hex keeps the order of the octets it encodes (RFC 4648 §7): sort by the label text.
+  entries.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const params = nsec3Parameters(optOut ? 1 : 0, iterations, salt)
   const records: ZoneRecord[] = entries.map((e, i) => {
     const next = entries[(i + 1) % entries.length]!.hash
-    const bitmap = encodeTypeBitmap(nsec3Types(e.node))
+    const bitmap = bitmapOf(nsec3Types(e.node))
     const rdata = new Uint8Array(params.length + 1 + next.length + bitmap.length)
     rdata.set(params, 0)
     rdata[params.length] = next.length
     rdata.set(next, params.length + 1)
     rdata.set(bitmap, params.length + 1 + next.length)
-    return { owner: nsec3OwnerName(e.hash, origin), type: RRType.NSEC3, ttl, rdata }
+    return { owner: slabCopy(ownerFromLabel(e.label.toLowerCase(), origin)), type: RRType.NSEC3, ttl, rdata: slabCopy(rdata) }
   })
   // RFC 5155 §4.1.2: the NSEC3PARAM flags are 0 (Opt-Out is only in the NSEC3 records).
   records.push({ owner: origin, type: RRType.NSEC3PARAM, ttl, rdata: nsec3Parameters(0, iterations, salt) })
@@ -152,7 +169,25 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
  * DNSSEC_NO_SOA when the apex is not among the names
  */
 export function denialChain (origin: WireName, names: ReadonlyArray<{ owner: WireName, types: readonly number[] }>, policy: DenialPolicy, ttl: number): ZoneRecord[] {
-  const zone = zoneNames(origin, names)
+  return denialChainOf(origin, zoneNames(origin, names), policy, ttl)
+}
+
+/**
+ * {@link denialChain} over names already classified by `zoneNames` (the signer classifies once).
+ * @throws DnssecError as {@link denialChain}
+ */
+export function denialChainOf (origin: WireName, zone: readonly ZoneName[], policy: DenialPolicy, ttl: number): ZoneRecord[] {
   if (zone[0]?.role !== 'apex') throw new DnssecError('DNSSEC_NO_SOA', 'the zone has no records at its apex')
-  return policy.kind === 'NSEC' ? nsecChain(zone, ttl) : nsec3Chain(origin, zone, policy, ttl)
+  const bitmaps = new Map<string, Uint8Array>()
+  // Most names hold the same few type sets: encode each set once.
+  const bitmap = (types: number[]): Uint8Array => {
+    const key = types.join(',')
+    let b = bitmaps.get(key)
+    if (b === undefined) {
+      b = encodeTypeBitmap(types)
+      bitmaps.set(key, b)
+    }
+    return b
+  }
+  return policy.kind === 'NSEC' ? nsecChain(zone, ttl, bitmap) : nsec3Chain(origin, zone, policy, ttl, bitmap)
 }

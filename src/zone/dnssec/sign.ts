@@ -1,6 +1,7 @@
 import { sign, verify, type KeyObject } from 'node:crypto'
 import { isSubdomain, labelOffsets, lowerName, parentName, wireNameLength, type WireName } from '../name.ts'
 import { CLASS_IN } from '../record.ts'
+import { slabCopy } from '../slab.ts'
 import { canonicalRdatas } from './canonical.ts'
 import { ALGORITHM_NUMBERS, keyTagOf, publicKeyOf, type ZoneKey } from './keys.ts'
 import { DnssecError } from './errors.ts'
@@ -114,11 +115,16 @@ function verifyBytes (algorithm: number, key: KeyObject, data: Uint8Array, signa
 export function signRrset (origin: WireName, owner: WireName, type: number, ttl: number, rdatas: readonly Uint8Array[], key: ZoneKey, window: SignatureWindow): Uint8Array {
   const head = rrsigHead(type, key.algorithm, rrsigLabels(owner), ttl, window, key.keyTag, origin)
   const signature = signBytes(key.algorithm, key.privateKey, signedData(head, owner, type, ttl, rdatas))
-  const out = new Uint8Array(head.length + signature.length)
+  const length = head.length + signature.length
+  const out = length <= SCRATCH.length ? SCRATCH.subarray(0, length) : new Uint8Array(length)
   out.set(head, 0)
   out.set(signature, head.length)
-  return out
+  // A zone's signatures are many and small: kept in shared slabs, as the zone's own rdata is.
+  return slabCopy(out)
 }
+
+/** Room for the largest RRSIG (18 octets, a 255-octet signer, a 4096-bit RSA signature). */
+const SCRATCH = new Uint8Array(18 + 255 + 512)
 
 /** Whether `a` is at or after `b` in serial number arithmetic over 32 bits (RFC 1982, RFC 4034 §3.1.5). */
 function notBefore (a: number, b: number): boolean {

@@ -1,7 +1,7 @@
 import { nameEquals, wireKey, type WireName } from '../name.ts'
 import type { ZoneRecord } from '../record.ts'
 import { RRType } from '../rrtype.ts'
-import { denialChain, type DenialPolicy } from './denial.ts'
+import { denialChainOf, type DenialPolicy } from './denial.ts'
 import { DnssecError } from './errors.ts'
 import { dnskeyRdata, type ZoneKey } from './keys.ts'
 import { signRrset, type SignatureWindow } from './sign.ts'
@@ -124,7 +124,8 @@ export function signZone (origin: WireName, records: readonly ZoneRecord[], keys
   signWith(dnskeySet, keys.ksk)
 
   // RFC 4035 §2.2: every authoritative rrset; at a delegation only DS; nothing below a cut.
-  for (const name of zoneNames(origin, [...types.values()])) {
+  const zone = zoneNames(origin, [...types.values()])
+  for (const name of zone) {
     if (name.role === 'occluded') continue
     const ownerKey = wireKey(name.owner)
     for (const type of name.types) {
@@ -134,7 +135,7 @@ export function signZone (origin: WireName, records: readonly ZoneRecord[], keys
   }
 
   // The denial chain and NSEC3PARAM, each record its own rrset (owners are distinct).
-  for (const r of denialChain(origin, [...types.values()], policy.denial, denialTtl)) {
+  for (const r of denialChainOf(origin, zone, policy.denial, denialTtl)) {
     out.push(r)
     signWith({ owner: r.owner, type: r.type, ttl: r.ttl, rdatas: [r.rdata] }, keys.zsk)
   }
