@@ -19,6 +19,7 @@ import { parseName } from '../../../../src/zone/name.ts'
 import { RRType } from '../../../../src/zone/rrtype.ts'
 import type { ZoneRecord } from '../../../../src/zone/record.ts'
 import { readZoneRecords } from '../../../../src/zones/records.ts'
+import { unsuspendZone } from '../../../../src/zones/actions.ts'
 import { coveredType } from '../../../../src/zones/dnssec/signing.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { dnssecVerify, tempDir, writeZoneFile } from '../../../helpers/dnssec-tools.ts'
@@ -364,6 +365,19 @@ for (const engine of await engineCases()) {
           assert.ok(stored.every(r => !DNSSEC.has(r.type)), `${name} has no DNSSEC record`)
           assert.equal(z!.dnssec_status, 'UNSIGNED')
         }
+      })
+    })
+
+    describe('a signed zone suspended and unsuspended', () => {
+      it('gets its new SOA serial signed', async () => {
+        const serial = (await t.store.zones.findById(zone.id))!.serial
+        assert.equal((await alice.post('/zones/example.org./suspend', {})).statusCode, 200)
+        assert.equal(errorCode((await alice.put('/zones/example.org./dnssec', {})).body), 1813)
+        await unsuspendZone({ store: t.store, nameservers: [], secrets: new SecretBox(SECRET), clock: () => new Date() }, { user: 'support', ipAddress: null }, 'example.org.')
+        const after = (await t.store.zones.findById(zone.id))!
+        assert.equal(after.status, 'ACTIVE')
+        assert.notEqual(after.serial, serial)
+        await verify(t.store, after)
       })
     })
   })
