@@ -9,10 +9,10 @@
  *
  *   node bench/dnssec/resign.ts [records] [repetitions]     (BENCH_TYPES=NSEC3: one of them only)
  *
- * Measured (2 shared cores, SQLite, 100,000 records, medians of 5): NSEC: sign whole 41 s, an
- * rdata change 3.5 ms, a new owner 2.9 s, an owner removed 3.9 s; NSEC3: re-sign whole 46 s, an
- * rdata change 5.1 ms, a new owner 10.5 s, an owner removed 10.1 s. At 30,000 records NSEC3 new
- * owner 0.75 s. The chain work (two chains over every owner) is what costs.
+ * Measured (2 cores shared with other work, SQLite, 100,000 records, medians of 5, after the
+ * core's slab changes): NSEC: sign whole 9.7 s, an rdata change 2.6 ms, a new owner 0.82 s, an
+ * owner removed 0.86 s; NSEC3: sign whole 29.8 s, an rdata change 5.6 ms, a new owner 4.8 s, an
+ * owner removed 4.7 s. What costs is the chain (the zone's owners read, two chains computed).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
