@@ -1,11 +1,10 @@
-import type { DnssecKey, DnssecPolicy, StoredRrset } from '../../store/store.ts'
+import type { DnssecPolicy, StoredRrset } from '../../store/store.ts'
 import type { DenialPolicy } from '../../zone/dnssec/denial.ts'
 import type { SigningKeys, SigningPolicy } from '../../zone/dnssec/zone-signer.ts'
-import { canonicalSortKey, nameToString, parseName } from '../../zone/name.ts'
+import { canonicalSortKey, nameToString } from '../../zone/name.ts'
 import { readSoa } from '../../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../../zone/record-text.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
-import { RRType } from '../../zone/rrtype.ts'
 import type { OpenKey } from './keyring.ts'
 
 const DAY = 86400
@@ -36,11 +35,6 @@ export function signingPolicyOf (p: DnssecPolicy): SigningPolicy {
 export function signingKeysOf (keys: readonly OpenKey[]): SigningKeys {
   const active = (role: 'KSK' | 'ZSK'): OpenKey['key'][] => keys.filter(k => k.row.role === role && k.row.state === 'ACTIVE').map(k => k.key)
   return { ksk: active('KSK'), zsk: active('ZSK'), publishedOnly: keys.filter(k => k.row.state === 'PUBLISHED' || k.row.state === 'RETIRED').map(k => k.key) }
-}
-
-/** Whether a stored key is in the zone's DNSKEY rrset. */
-export function isPublished (k: Pick<DnssecKey, 'state'>): boolean {
-  return k.state !== 'REMOVED'
 }
 
 /** The type an RRSIG rdata covers (RFC 4034 §3.1.1: its first two octets). */
@@ -104,12 +98,3 @@ export function sameRrset (a: StoredRrset | undefined, b: StoredRrset | undefine
   const had = new Set(a.rdata.map(key))
   return b.rdata.every(d => had.has(key(d)))
 }
-
-/** The records of a stored rrset. */
-export function recordsOf (r: Pick<StoredRrset, 'ownerName' | 'type' | 'ttl' | 'rdata'>): ZoneRecord[] {
-  const owner = parseName(r.ownerName)
-  return r.rdata.map(rdata => ({ owner, type: r.type, ttl: r.ttl, rdata }))
-}
-
-export const SOA = RRType.SOA
-export const NS = RRType.NS
