@@ -31,6 +31,7 @@ import { VERSION } from './version.ts'
 import { SecretBox } from './auth/secrets.ts'
 import { zoneRoutes } from './api/routes/zones/index.ts'
 import { zoneSnapshotRoutes } from './api/routes/zones/snapshot.ts'
+import { dnssecRoutes } from './api/routes/zones/dnssec.ts'
 import { danglingRoutes } from './api/routes/zones/dangling.ts'
 import { MULTIPART_LIMITS } from './api/routes/zones/upload.ts'
 import type { ZoneDeps } from './zones/context.ts'
@@ -151,6 +152,10 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   })
   await app.register(zoneSnapshotRoutes, {
     zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
+    tasks: deps.tasks
+  })
+  await app.register(dnssecRoutes, {
+    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: deps.clock ?? systemClock, limits },
     tasks: deps.tasks
   })
   await app.register(zoneListRoutes, { store: deps.store })

@@ -25,6 +25,7 @@ import { GeoIp, shippedDatabases } from '../analytics/geoip.ts'
 import { registerClientCountMetrics, registerQueryMetrics, registerRawSampleMetrics } from '../analytics/query-metrics.ts'
 import { RawSampleSink } from '../analytics/raw-sample-sink.ts'
 import { AnalyticsRetention } from '../analytics/retention.ts'
+import { DnssecMaintenance } from '../zones/dnssec/maintenance.ts'
 import { UsageDays } from '../analytics/usage-days.ts'
 import { absorbPart } from '../analytics/thread-analytics.ts'
 import type { CaptureTarget } from '../serving/dns-worker-protocol.ts'
@@ -172,6 +173,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   // The usage summary's days: today's row for every account, the days just ended closed; hourly.
   const usageDays = new UsageDays(store.usage, { logger: logger.child({ part: 'usage' }) })
   usageDays.start()
+  // Signed zones: signatures refreshed before they expire, key rollovers moved on; every five minutes.
+  const dnssec = new DnssecMaintenance({ store, secrets: new SecretBox(config.secretKey), clock: () => new Date(), logger: logger.child({ part: 'dnssec' }) })
+  dnssec.start()
 
   // Secondary zones: refreshed from their primaries; NOTIFY from a primary asks for a refresh,
   // an expired zone answers SERVFAIL until a transfer succeeds.
@@ -216,6 +220,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     await refresher.stop()
     await retention.stop()
     await usageDays.stop()
+    await dnssec.stop()
     await analytics?.collector.close()
     await app.close()
     await tasks.stop()
@@ -276,6 +281,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         await analytics?.close()
         await retention.stop()
         await usageDays.stop()
+        await dnssec.stop()
         // Running jobs finish (and record their outcome) before the database closes.
         await tasks.stop()
         await stopTokenCache()

@@ -104,6 +104,15 @@ export const catalog = {
   ZONE_NOT_ELIGIBLE_SNAPSHOT: { status: 400, errorCode: 370002, message: 'Zone {0} is not eligible for snapshot. {1}' },
   ZONE_NOT_ELIGIBLE_RESTORE: { status: 400, errorCode: 370002, message: 'Zone {0} is not eligible for restore. {1}' },
 
+  // DNSSEC (src/zones/dnssec/): sign, unsign, re-sign, KSK rollover; the DNSSEC records of a signed zone.
+  DNSSEC_ZONE_NOT_SIGNED: { status: 400, errorCode: 180001, message: 'Zone is not signed.' },
+  DNSSEC_ZONE_ALREADY_SIGNED: { status: 400, errorCode: 180002, message: 'Zone is already signed.' },
+  DNSSEC_ZONE_NOT_ELIGIBLE: { status: 400, errorCode: 53005, message: 'Invalid input: zone {0} cannot be signed: {1}' },
+  DNSSEC_POLICY_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: dnssecPolicy.{0} {1}' },
+  DNSSEC_RECORDS_READ_ONLY: { status: 400, errorCode: 53005, message: 'Invalid input: {0} records of a signed zone are written by the service when it signs the zone; they cannot be changed through the rrsets API.' },
+  DNSSEC_ROLLOVER_IN_PROGRESS: { status: 400, errorCode: 53005, message: 'Invalid input: a key rollover of zone {0} is in progress ({1}).' },
+  DNSSEC_POOL_NOT_ALLOWED: { status: 400, errorCode: 53005, message: 'Invalid input: {0} cannot be added to the signed zone {1} (advanced services do not currently allow for signed zones).' },
+
   // Zone list.
   ZONE_LIST_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
 

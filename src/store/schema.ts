@@ -296,6 +296,8 @@ export interface Database {
   pool_observations: PoolObservationTable
   pool_health: PoolHealthTable
   failover_events: FailoverEventTable
+  dnssec_keys: DnssecKeyTable
+  zone_dnssec: ZoneDnssecTable
 }
 
 /** DNS health check reports, the two newest versions per zone (migration 0019). */
@@ -415,4 +417,35 @@ export interface FailoverEventTable {
   reason: string
   all_fail: number
   node: string
+}
+
+/** The keys of signed zones (migration 0023). */
+export interface DnssecKeyTable {
+  id: string
+  zone_id: string
+  role: 'KSK' | 'ZSK'
+  algorithm: number
+  flags: number
+  bits: number
+  key_tag: number
+  /** The DNSKEY public key field, base64. */
+  public_key: string
+  /** PKCS#8 DER in base64, sealed with `ZONAL_SECRET_KEY` when set (`auth/secrets.ts`). */
+  private_key: string
+  state: 'PUBLISHED' | 'ACTIVE' | 'RETIRED' | 'REMOVED'
+  created_at: string
+  published_at: string | null
+  active_at: string | null
+  retired_at: string | null
+  removed_at: string | null
+}
+
+/** The DNSSEC policy and signing times of a signed zone (migration 0023). */
+export interface ZoneDnssecTable {
+  zone_id: string
+  /** JSON of the store's `DnssecPolicy`. */
+  policy: string
+  signed_at: string
+  modified_at: string
+  next_event_at: string | null
 }

@@ -4,7 +4,7 @@ import type { ClientCountRow } from '../analytics/client-count-sink.ts'
 import type { RawSample } from '../analytics/raw-sample-sink.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
-import type { ZoneSettings } from '../zone/settings.ts'
+import type { SealedSecret, ZoneSettings } from '../zone/settings.ts'
 import type { StatusCounts } from '../health/score.ts'
 
 /**
@@ -134,7 +134,7 @@ export interface Zone extends Omit<ZoneRow, ZoneSettingsColumn> {
  * What a zone update may change; `version` and `updated_at` move on every update. `settings`
  * replaces the settings it names and keeps the others.
  */
-export type ZoneChanges = Partial<Pick<ZoneRow, 'zone_type' | 'status' | 'serial' | 'record_count' | 'original_zone_id'>> & {
+export type ZoneChanges = Partial<Pick<ZoneRow, 'zone_type' | 'status' | 'dnssec_status' | 'serial' | 'record_count' | 'original_zone_id'>> & {
   settings?: Partial<ZoneSettings>
 }
 
@@ -336,6 +336,8 @@ export interface RrsetFilter {
   valueSubstring?: string
   /** Undefined: every kind (`kind:ALL`). */
   kinds?: RrsetKinds
+  /** Types left out when the zone is signed (`zones.dnssec_status` SIGNED): its DNSSEC records. */
+  hiddenWhenSigned?: readonly number[]
 }
 
 export interface RrsetPageQuery extends RrsetFilter {
@@ -383,6 +385,8 @@ export interface RrsetStore {
    * such zone, an alias, or nothing matched at that offset (the caller tells them apart).
    */
   pageOfZone (zoneName: string, scope: Scope, query: Omit<RrsetPageQuery, 'zoneId'>): Promise<{ rrsets: ShownRrset[], total: number } | undefined>
+  /** Delete the rrsets of these owners and types (in batches, inside the caller's transaction). */
+  deleteMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<void>
   /** Delete one rrset; returns whether it existed. */
   delete (zoneId: string, ownerKey: string, type: number): Promise<boolean>
   /** Types of the rrsets at one owner, ascending. */
@@ -399,6 +403,11 @@ export interface RrsetStore {
   readForChange (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>, ownerKey: string, above: readonly string[]): Promise<{ rrsets: Array<StoredRrset | undefined>, types: number[], dnames: Set<string> }>
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
+  /**
+   * The owner and type of every rrset of the zone but those of `exceptTypes`, in canonical order,
+   * without rdata: what a denial chain is computed from (one index range of the zone).
+   */
+  ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
 }
 
 /** A zone's snapshot: when it was taken, and the zone's SOA serial and record count then. */
@@ -929,6 +938,7 @@ export interface Store {
   readonly danglingReports: DanglingReportStore
   readonly usage: UsageStore
   readonly traffic: TrafficStore
+  readonly dnssec: DnssecStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when
@@ -1209,4 +1219,87 @@ export interface RunSummary {
   region: string
   successes: number
   failures: number
+}
+
+/** A zone's DNSSEC policy as the service keeps it (the zone's `dnssecPolicy` overrides applied to the defaults). */
+export interface DnssecPolicy {
+  /** ECDSAP256SHA256, ED25519 or RSASHA256. */
+  algorithm: string
+  kskBits: number
+  zskBits: number
+  /** The denial of existence: NSEC, NSEC3 or NSEC3 with opt-out. */
+  securityType: 'NSEC' | 'NSEC3' | 'NSEC3_OPT_OUT'
+  nsec3Iterations: number
+  /** NSEC3 salt, hex ('' for none). */
+  nsec3Salt: string
+  /** TTL of the DNSKEY rrset, seconds. */
+  dnskeyTtl: number
+  /** How long an RRSIG is valid, days. */
+  rrsigValidityDays: number
+  zskRolloverDays: number
+  kskRolloverDays: number
+  /** The fields the zone's `dnssecPolicy` set (the others are the defaults). */
+  overrides: string[]
+}
+
+/** Where a key is in its life: published only, signing, published but no longer signing, gone. */
+export type DnssecKeyState = 'PUBLISHED' | 'ACTIVE' | 'RETIRED' | 'REMOVED'
+
+/** A key of a signed zone, its private part sealed (`auth/secrets.ts`). */
+export interface DnssecKey {
+  id: string
+  zoneId: string
+  role: 'KSK' | 'ZSK'
+  algorithm: number
+  flags: number
+  bits: number
+  keyTag: number
+  publicKey: Uint8Array
+  /** PKCS#8 DER in base64, sealed when `ZONAL_SECRET_KEY` is set. */
+  privateKey: SealedSecret
+  state: DnssecKeyState
+  /** Times of each state (ISO 8601 UTC), past or planned: a key moves on when its next time comes. */
+  createdAt: string
+  publishedAt: string | null
+  activeAt: string | null
+  retiredAt: string | null
+  removedAt: string | null
+}
+
+/** What a key change sets: its state and any of its times. */
+export type DnssecKeyChanges = Partial<Pick<DnssecKey, 'state' | 'publishedAt' | 'activeAt' | 'retiredAt' | 'removedAt'>>
+
+/** The DNSSEC state of a signed zone beside its keys. */
+export interface ZoneDnssec {
+  zoneId: string
+  policy: DnssecPolicy
+  /** When the zone was signed (POST). */
+  signedAt: string
+  /** When its DNSSEC records were last written whole (sign, re-sign, a policy change). */
+  modifiedAt: string
+  /** The earliest time something is due (signatures to refresh, a key to move on); null: nothing. */
+  nextEventAt: string | null
+}
+
+/**
+ * DNSSEC keys and policies of signed zones (migration 0023). Reads of one zone take its id (the
+ * caller found the zone in its scope); both tables go with their zone.
+ */
+export interface DnssecStore {
+  /** Every key of the zone that is not REMOVED (and the removed ones too with `withRemoved`), oldest first. */
+  keys (zoneId: string, withRemoved?: boolean): Promise<DnssecKey[]>
+  addKey (key: DnssecKey): Promise<void>
+  /** Change a key's state or times; false when it does not exist. */
+  updateKey (id: string, changes: DnssecKeyChanges): Promise<boolean>
+  /** Delete every key of the zone; how many there were. */
+  deleteKeys (zoneId: string): Promise<number>
+  find (zoneId: string): Promise<ZoneDnssec | undefined>
+  /** Write the zone's DNSSEC row whole (insert or replace). */
+  save (state: ZoneDnssec): Promise<void>
+  /** Set the zone's next due time (and `modifiedAt` when given). */
+  schedule (zoneId: string, nextEventAt: string | null, modifiedAt?: string): Promise<void>
+  /** Delete the zone's DNSSEC row; false when it had none. */
+  delete (zoneId: string): Promise<boolean>
+  /** Signed zones with something due at `now` (ISO 8601), most overdue first, at most `limit`. */
+  due (now: string, limit: number): Promise<string[]>
 }

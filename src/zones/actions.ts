@@ -10,7 +10,8 @@ import { changeCommentFrom, limitsOf, zoneFor, zoneNameFrom, type Caller, type Z
 import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
-import { journalReset } from './serial-bump.ts'
+import { bumpSerial, journalReset } from './serial-bump.ts'
+import { isDnssecType } from './dnssec/types.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { RRType } from '../zone/rrtype.ts'
 
@@ -79,7 +80,9 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
     checkZoneSize(Number(original.record_count), limitsOf(deps))
     const from = parseName(original.name)
     const to = parseName(zone.name)
-    for await (const r of readZoneRecords(deps.store, original.id)) records.push(renameRecord(r, from, to))
+    // A signed primary's DNSSEC records are its signer's, valid for its name only: not copied.
+    const signed = original.dnssec_status === 'SIGNED'
+    for await (const r of readZoneRecords(deps.store, original.id)) if (!signed || !isDnssecType(r.type)) records.push(renameRecord(r, from, to))
   }
   const rrsets = toStoredRrsets(normalizeZone(records, parseName(zone.name)).records)
   return await deps.store.transaction(async (tx) => {
@@ -126,6 +129,14 @@ export async function unsuspendZone (deps: ZoneDeps, actor: Actor, name: string)
   if (zone.status !== 'SUSPENDED') throw new ZonalError('ZONE_NOT_SUSPENDED')
   return await deps.store.transaction(async (tx) => {
     let serial = zone.serial
+    if (zone.zone_type === 'PRIMARY' && zone.dnssec_status === 'SIGNED') {
+      // A signed zone: the serial moves through bumpSerial, which signs the new SOA (and journals it).
+      const active = await tx.zones.update(zone.id, { status: 'ACTIVE' })
+      await journalReset(tx, zone, active)
+      const updated = await bumpSerial(tx, { ...zone, ...active, account_name: zone.account_name }, deps.clock(), 0, [], undefined, { dnssec: { secrets: deps.secrets } })
+      await audit(tx, actor, zone, 'UNSUSPEND', [{ name: 'status', from: 'SUSPENDED', to: 'ACTIVE' }, { name: 'serial', from: zone.serial, to: updated.serial }], null)
+      return updated
+    }
     if (zone.zone_type === 'PRIMARY') {
       const apex = (await tx.rrsets.list(zone.id, 8)).find(r => r.type === RRType.SOA)
       if (apex !== undefined && apex.rdata[0] !== undefined) {

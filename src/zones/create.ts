@@ -13,6 +13,7 @@ import { endpointTarget, formatEndpoint, type ZoneSettings } from '../zone/setti
 import { changeCommentFrom, limitsOf, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
+import { isDnssecType } from './dnssec/types.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { tsigKeyOf } from './tsig-key.ts'
@@ -179,7 +180,9 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       const original = await originalPrimary(deps, caller, info.originalZoneName, 'primaryCreateInfo.originalZoneName')
       checkZoneSize(Number(original.record_count), limits)
       const from = parseName(original.name)
-      for await (const r of readZoneRecords(deps.store, original.id)) records.push(withSerial(renameRecord(r, from, origin), dateSerial(now)))
+      // A signed original's DNSSEC records are its signer's, valid for its name only: not copied.
+      const signed = original.dnssec_status === 'SIGNED'
+      for await (const r of readZoneRecords(deps.store, original.id)) if (!signed || !isDnssecType(r.type)) records.push(withSerial(renameRecord(r, from, origin), dateSerial(now)))
       detail += ` of ${original.name}`
     } else {
       // TRANSFER: a one-time copy by AXFR from `nameServer` {ip, tsigKey?, tsigKeyValue?, tsigAlgorithm?}.

@@ -14,6 +14,7 @@ import { applyRrsetPatch, patchOperations } from './rrset-patch.ts'
 import { checkDeletable, checkPlacement, checkWritable, keysAbove } from './rrset-rules.ts'
 import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
+import { isDnssecType, UNSIGNABLE_POOLS } from './dnssec/types.ts'
 
 /** The pools probes watch (their probes and states are forgotten with them). */
 const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
@@ -114,6 +115,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const zone = visibleZone(caller, await tx.zones.lockByName(zoneName, caller.principal.scope('read')), 'update')
     const t = targetIn(zone, path)
     checkWritable(zone)
+    // A signed zone's DNSSEC records are the signer's (src/zones/dnssec/).
+    if (zone.dnssec_status === 'SIGNED' && isDnssecType(t.type)) throw new ZonalError('DNSSEC_RECORDS_READ_ONLY', typeName(t.type))
     const { comment, decide } = plan(t)
     // The rrset, the apex SOA the serial bump reads (unless the rrset is that SOA) and what the
     // placement rules read (the types at the owner, DNAMEs above it): one statement.
@@ -128,6 +131,8 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     }
     if (before === undefined && after === undefined) return t
     if (before !== undefined && after !== undefined && same(before, after)) return t
+    // A signed zone serves signed answers: no pool whose answers are a subset of its rrset.
+    if (zone.dnssec_status === 'SIGNED' && after?.profile != null && UNSIGNABLE_POOLS.has(after.profile.kind)) throw new ZonalError('DNSSEC_POOL_NOT_ALLOWED', after.profile.kind, zone.name)
     // The zone row's count (locked, so current) plus what this change adds: no scan of the zone.
     const delta = (after?.rdata.length ?? 0) - (before?.rdata.length ?? 0)
     if (delta > 0) checkZoneSize(Number(zone.record_count) + delta, limitsOf(deps))
@@ -147,6 +152,7 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     const written = after
     await bumpSerial(tx, zone, deps.clock(), delta, [{ before, after }], soaKnown ? { soa } : undefined, {
       rrsets: soaKnown ? [write] : [],
+      dnssec: { secrets: deps.secrets },
       audit: (serial) => auditRecord(caller.actor, {
         accountId: zone.account_id,
         accountName: zone.account_name,

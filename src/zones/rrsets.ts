@@ -6,6 +6,7 @@ import { typeLabel } from '../zone/rdata/index.ts'
 import { renameUnder } from '../zone/rename.ts'
 import { zoneFor, zoneNameFrom, type Caller, type ZoneDeps } from './context.ts'
 import { ANY, ownerFrom, rrtypeFrom } from './rrset-input.ts'
+import { DNSSEC_TYPES } from './dnssec/types.ts'
 
 export { createRrset, deleteRrset, jsonPatchRrset, updateRrset } from './rrset-write.ts'
 
@@ -94,7 +95,8 @@ export async function listRrsets (deps: ZoneDeps, caller: Caller, path: { zoneNa
     ...(query.ttl === undefined ? {} : { ttl: query.ttl }),
     ...(owner === undefined ? {} : { ownerSubstring: owner }),
     ...(query.value === undefined ? {} : { valueSubstring: query.value }),
-    ...(query.kinds === undefined ? {} : { kinds: query.kinds })
+    ...(query.kinds === undefined ? {} : { kinds: query.kinds }),
+    hiddenWhenSigned: DNSSEC_TYPES
   }
   const rows = await deps.store.rrsets.listPage({ ...filter, sort: query.sort, reverse: query.reverse, offset: query.offset, limit: query.limit })
   // A short page that starts at the list's beginning, or holds rows, is the end: no count needed.
@@ -125,7 +127,8 @@ async function pageOfZone (deps: ZoneDeps, caller: Caller, path: { zoneName: str
       ...(query.ttl === undefined ? {} : { ttl: query.ttl }),
       ...(query.owner === undefined ? {} : { ownerSubstring: query.owner }),
       ...(query.value === undefined ? {} : { valueSubstring: query.value }),
-      ...(query.kinds === undefined ? {} : { kinds: query.kinds })
+      ...(query.kinds === undefined ? {} : { kinds: query.kinds }),
+      hiddenWhenSigned: DNSSEC_TYPES
     }
   } catch (err) {
     // Reported the long way, after the zone's own errors.

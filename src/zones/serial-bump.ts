@@ -1,10 +1,14 @@
-import type { NewAuditRecord, RrsetWrite, Store, StoredRrset, Zone, ZoneWithAccount } from '../store/store.ts'
+import type { NewAuditRecord, RrsetWrite, Store, StoredRrset, Zone, ZoneChanges, ZoneWithAccount } from '../store/store.ts'
 import { canonicalSortKey, parseName } from '../zone/name.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../zone/record-text.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { nextSerial } from '../zone/serial.ts'
+import { dnssecChanges, type DnssecSigner } from './dnssec/resign.ts'
+
+/** Above this many rrset writes, a change writes them in batches before the serial bump's statement. */
+const BATCHED_WRITES = 200
 
 /** The zone's SOA rrset (at the apex), if it has one. */
 export async function apexSoa (tx: Store, zone: Pick<Zone, 'id' | 'name'>): Promise<StoredRrset | undefined> {
@@ -33,6 +37,10 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  * and did not change it (saves reading it again). `also` carries rrset writes of `changed` the
  * caller left to this call and its audit record: all of it is written by `zones.writeChange`.
  *
+ * A signed zone (or one this change signs: `also.zone.dnssec_status`) is signed in the same
+ * transaction: the DNSSEC rrsets the change needs (`dnssec/resign.ts`, with `also.dnssec`) are
+ * written and journaled with it. Many writes (a whole zone signed) go in batches first.
+ *
  * @returns the updated zone row.
  */
 export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, recordDelta: number, changed: readonly RrsetChange[] = [], known?: { soa: StoredRrset | undefined }, also?: WrittenWithBump): Promise<Zone> {
@@ -48,21 +56,39 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
     const seen = net.get(key)
     net.set(key, seen === undefined ? c : { before: seen.before, after: c.after })
   }
-  const writes: RrsetWrite[] = [...(also?.rrsets ?? [])]
+  const writes = new Map<string, RrsetWrite>()
+  for (const w of also?.rrsets ?? []) writes.set(`${w.ownerKey}/${w.type}`, w)
   if (soa !== undefined && first !== undefined) {
     const rdata = withSoaSerial(first, serial)
     const next = { ...soa, rdata: [rdata], rdataText: [rdataToRecordText(RRType.SOA, rdata)] }
-    writes.push({ ownerKey: soa.ownerKey, type: RRType.SOA, existed: true, rrset: next })
     const key = `${soa.ownerKey}/${RRType.SOA}`
+    writes.set(key, { ownerKey: soa.ownerKey, type: RRType.SOA, existed: true, rrset: next })
     net.set(key, { before: net.get(key)?.before ?? soa, after: next })
+  }
+  if ((also?.zone?.dnssec_status ?? zone.dnssec_status) === 'SIGNED') {
+    if (also?.dnssec === undefined) throw new Error(`a change of the signed zone ${zone.name} without its signer`)
+    for (const c of await dnssecChanges(tx, zone, net, now, also.dnssec)) {
+      const r = (c.after ?? c.before)!
+      const key = `${r.ownerKey}/${r.type}`
+      const before = net.has(key) ? net.get(key)!.before : c.before
+      net.set(key, { ...(before === undefined ? {} : { before }), ...(c.after === undefined ? {} : { after: c.after }) })
+      writes.set(key, { ownerKey: r.ownerKey, type: r.type, existed: writes.get(key)?.existed ?? c.before !== undefined, ...(c.after === undefined ? {} : { rrset: c.after }) })
+    }
   }
   const removed: ZoneRecord[] = []
   const added: ZoneRecord[] = []
   for (const c of net.values()) recordDiff(c, removed, added)
+  let rrsets = [...writes.values()]
+  if (rrsets.length > BATCHED_WRITES) {
+    // A whole zone's signatures: deleted and inserted in batches, not one statement each.
+    await tx.rrsets.deleteMany(zone.id, rrsets.filter(w => w.existed))
+    await tx.rrsets.insertMany(zone.id, rrsets.flatMap(w => w.rrset === undefined ? [] : [w.rrset]))
+    rrsets = []
+  }
   // The rrset writes, the zone update, the journal entry and the audit record: one statement on PostgreSQL.
   return await tx.zones.writeChange(zone.id, {
-    rrsets: writes,
-    zone: { serial, record_count: Number(zone.record_count) + recordDelta },
+    rrsets,
+    zone: { ...also?.zone, serial, record_count: Number(zone.record_count) + recordDelta },
     journal: { serialFrom: current, serialTo: serial, reset: false, removed, added },
     ...(also?.audit === undefined ? {} : { audit: also.audit(serial) })
   })
@@ -74,6 +100,10 @@ export interface WrittenWithBump {
   rrsets?: readonly RrsetWrite[]
   /** The change's audit record, given the new serial. */
   audit?: (serial: number) => NewAuditRecord
+  /** Other columns of the zone the change sets (signing and unsigning set `dnssec_status`). */
+  zone?: Pick<ZoneChanges, 'dnssec_status'>
+  /** How to sign the change when the zone is signed (required then). */
+  dnssec?: DnssecSigner
 }
 
 /** One rrset before and after a change (undefined: absent). */

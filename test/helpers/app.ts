@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify'
 import { buildApp } from '../../src/app.ts'
 import { AuthService, defaultAuthSettings, type AuthSettings, type PasswordCheck } from '../../src/auth/auth-service.ts'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
@@ -22,7 +22,7 @@ export interface TestApp {
 export const TEST_PASSWORD = 'correct horse battery'
 
 /** Build the app once per suite on a fresh database of `engine` (STYLE.md §5 "API"). */
-export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, verify?: PasswordCheck, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, limits?: Partial<ZoneLimits>, tasks?: (store: Store) => { wake (): void } } = {}): Promise<TestApp> {
+export async function buildTestApp (engine: EngineCase['name'], options: { auth?: Partial<AuthSettings>, verify?: PasswordCheck, clock?: Clock, rateLimitMax?: number, bodyLimit?: number, secretKey?: string, limits?: Partial<ZoneLimits>, tasks?: (store: Store) => { wake (): void }, logger?: FastifyBaseLogger } = {}): Promise<TestApp> {
   const { store, url, close } = await freshStore(engine)
   const auth = new AuthService(store, { ...defaultAuthSettings, ...options.auth }, options.clock, options.verify)
   const app = await buildApp({
@@ -30,6 +30,7 @@ export async function buildTestApp (engine: EngineCase['name'], options: { auth?
     auth,
     config: { bodyLimit: options.bodyLimit ?? 64 * 1024, rateLimitMax: options.rateLimitMax ?? 0, rateLimitWindowSeconds: 60, ...(options.secretKey === undefined ? {} : { secretKey: options.secretKey }), ...options.limits },
     tasks: options.tasks?.(store),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.clock === undefined ? {} : { clock: options.clock })
   })
   const admin = new UserAdmin(store)

@@ -22,6 +22,7 @@ import * as m0019 from './0019-health-checks.ts'
 import * as m0020 from './0020-dangling-dns.ts'
 import * as m0021 from './0021-usage.ts'
 import * as m0022 from './0022-traffic.ts'
+import * as m0023 from './0023-dnssec.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -49,7 +50,8 @@ const migrations: Record<string, EngineMigration> = {
   '0019-health-checks': m0019,
   '0020-dangling-dns': m0020,
   '0021-usage': m0021,
-  '0022-traffic': m0022
+  '0022-traffic': m0022,
+  '0023-dnssec': m0023
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

@@ -123,6 +123,11 @@ function matching (f: Omit<RrsetFilter, 'zoneId'>, zone: string | SelectQueryBui
       // rdata_text is a JSON list: look for the value as JSON spells it (`"` and `\` escaped).
       terms.push(sql<SqlBool>`lower(rdata_text) like ${containing(JSON.stringify(f.valueSubstring).slice(1, -1))} escape '\\'`)
     }
+    if (f.hiddenWhenSigned !== undefined && f.hiddenWhenSigned.length > 0) {
+      // The zone's state read once per statement (an uncorrelated scalar subquery).
+      const signed = eb.selectFrom('zones').select(sql<number>`case when dnssec_status = 'SIGNED' then 1 else 0 end`.as('s')).where('id', '=', zone)
+      terms.push(eb.or([eb('rrtype', 'not in', [...f.hiddenWhenSigned]), eb(signed, '=', 0)]))
+    }
     const k = f.kinds
     if (k !== undefined) {
       // `kind is not null` spelled out so both engines may read the partial pool index.
@@ -300,5 +305,24 @@ export class SqlRrsetStore implements RrsetStore {
       .where('zone_id', '=', zoneId).where('owner_key', '>', ownerKey).where('owner_key', '<', belowEnd(ownerKey))
       .limit(1).executeTakeFirst()
     return row !== undefined
+  }
+
+  async ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
+    let q = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype']).where('zone_id', '=', zoneId)
+    if (exceptTypes.length > 0) q = q.where('rrtype', 'not in', [...exceptTypes])
+    const rows = await q.orderBy('owner_key').orderBy('rrtype').execute()
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) }))
+  }
+
+  async deleteMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<void> {
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const batch = keys.slice(i, i + BATCH)
+      await this.db.deleteFrom('rrsets')
+        .where('zone_id', '=', zoneId)
+        // Row values in a VALUES list: both engines read the (zone, owner, type) index per key.
+        .where(sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(batch.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`)
+        .execute()
+      await new Promise(resolve => setImmediate(resolve))
+    }
   }
 }

@@ -4,7 +4,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore, DnssecStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -24,6 +24,7 @@ import { SqlZoneStore } from './zones.ts'
 import { SqlHealthCheckStore } from './health-checks.ts'
 import { SqlDanglingReportStore } from './dangling-reports.ts'
 import { SqlTrafficStore } from './traffic.ts'
+import { SqlDnssecStore } from './dnssec.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -50,6 +51,7 @@ interface Parts {
   readonly danglingReports: DanglingReportStore
   readonly usage: SqlUsageStore
   readonly traffic: TrafficStore
+  readonly dnssec: DnssecStore
 }
 
 /**
@@ -123,7 +125,8 @@ export class SqlStore implements Store {
       healthChecks: new SqlHealthCheckStore(db, engineImpl, inTransaction),
       danglingReports: new SqlDanglingReportStore(db),
       usage: new SqlUsageStore(db, engineImpl, usageClock),
-      traffic: new SqlTrafficStore(db, writeTransaction, engineImpl)
+      traffic: new SqlTrafficStore(db, writeTransaction, engineImpl),
+      dnssec: new SqlDnssecStore(db)
     }
     this.usageClock = usageClock
   }
@@ -147,6 +150,7 @@ export class SqlStore implements Store {
   get danglingReports (): DanglingReportStore { return this.current().parts.danglingReports }
   get usage (): UsageStore { return this.current().parts.usage }
   get traffic (): TrafficStore { return this.current().parts.traffic }
+  get dnssec (): DnssecStore { return this.current().parts.dnssec }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

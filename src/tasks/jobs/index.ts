@@ -7,6 +7,7 @@ import { RESTORE_ZONE, restoreZoneJob, SNAPSHOT_ZONE, snapshotZoneJob } from './
 import { DANGLING_SCAN } from '../../reports/dangling-dns.ts'
 import type { DanglingScanSettings } from '../../reports/dangling-scan.ts'
 import { danglingScanJob } from './dangling-scan.ts'
+import { DNSSEC_TASK, dnssecZoneJob } from './dnssec-zone.ts'
 
 /** Every job the service runs, by task kind: what `serve` hands the task runner. */
 export function taskHandlers (settings: UploadSettings = { nameservers: DEFAULT_NAMESERVERS }, dangling: DanglingScanSettings = { resolvers: [] }): Readonly<Record<string, TaskHandler>> {
@@ -16,6 +17,7 @@ export function taskHandlers (settings: UploadSettings = { nameservers: DEFAULT_
     [SNAPSHOT_ZONE]: snapshotZoneJob,
     [RESTORE_ZONE]: restoreZoneJob,
     [COMPUTE_REPORT]: computeReport,
-    [DANGLING_SCAN]: danglingScanJob(dangling)
+    [DANGLING_SCAN]: danglingScanJob(dangling),
+    [DNSSEC_TASK]: dnssecZoneJob(settings)
   }
 }

@@ -9,6 +9,7 @@ import { zoneHeader, ZoneTextWriter } from '../../zonefile/writer.ts'
 import { ByteReader, ByteWriter } from '../../util/byte-pack.ts'
 import { offloaded } from '../../util/worker-pool.ts'
 import { zipBody, type ZipBody } from '../zip.ts'
+import { isDnssecType } from '../../zones/dnssec/types.ts'
 
 /** Rrsets read per query: a zone of any size is read in pages, never in one query. */
 export const EXPORT_PAGE_SIZE = 1000
@@ -111,7 +112,7 @@ function packPage (w: ByteWriter, page: readonly WireRrset[], poolOwner: (stored
  * @throws ZonalError ZONE_NOT_FOUND when an alias's primary no longer exists.
  */
 export async function storedZoneFile (store: Store, zone: ZoneWithAccount, createdAt: Date, options: { zip: boolean }, signal?: AbortSignal): Promise<ZoneFile> {
-  let source: { id: string, name: string } = zone
+  let source: { id: string, name: string, dnssec_status: string } = zone
   if (zone.zone_type === 'ALIAS' && zone.original_zone_id !== null) {
     const primary = await store.zones.findById(zone.original_zone_id)
     if (primary === undefined) throw new ZonalError('ZONE_NOT_FOUND')
@@ -125,7 +126,8 @@ export async function storedZoneFile (store: Store, zone: ZoneWithAccount, creat
   for (;;) {
     signal?.throwIfAborted()
     const page = await store.rrsets.listWire(source.id, EXPORT_PAGE_SIZE, after)
-    packPage(w, page, poolOwner)
+    // A signed zone's DNSSEC records are the service's, not the zone's data: not exported.
+    packPage(w, source.dnssec_status === 'SIGNED' ? page.filter(r => !isDnssecType(r.type)) : page, poolOwner)
     if (page.length < EXPORT_PAGE_SIZE) break
     const last = page[page.length - 1]!
     after = { ownerKey: last.ownerKey, type: last.type }

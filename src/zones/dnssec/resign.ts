@@ -1,0 +1,262 @@
+import type { SecretBox } from '../../auth/secrets.ts'
+import type { DnssecPolicy, Store, StoredRrset, Zone } from '../../store/store.ts'
+import { denialChain } from '../../zone/dnssec/denial.ts'
+import { signRrset } from '../../zone/dnssec/sign.ts'
+import { signatureWindow, signZone, type SigningPolicy } from '../../zone/dnssec/zone-signer.ts'
+import { canonicalSortKey, nameEquals, nameToString, parentName, parseName, wireKey, type WireName } from '../../zone/name.ts'
+import type { ZoneRecord } from '../../zone/record.ts'
+import { RRType } from '../../zone/rrtype.ts'
+import type { RrsetChange } from '../serial-bump.ts'
+import { openKey, type OpenKey } from './keyring.ts'
+import { coveredType, denialTtl, groupRrsets, rrsetKey, rrsetOf, sameRrset, signingKeysOf, signingPolicyOf } from './signing.ts'
+import { DNSSEC_TYPES, isDnssecType } from './types.ts'
+
+/** What signing a change needs besides the store: the box the private keys are sealed in, and how much to sign. */
+export interface DnssecSigner {
+  secrets: SecretBox
+  /**
+   * Sign the whole zone again (sign, re-sign, a policy or key change): every DNSSEC record of the
+   * zone computed afresh and compared with the stored ones. Otherwise only what the change touched.
+   */
+  whole?: boolean
+  /** The policy to sign with instead of the stored one (a re-sign changing it writes it itself). */
+  policy?: DnssecPolicy
+  /** The keys to sign with instead of the stored ones (already opened). */
+  keys?: readonly OpenKey[]
+  /** Rrsets (any type, DNSKEY included) whose signatures are made again though they did not change: the refresh before expiry. */
+  refresh?: ReadonlyArray<{ ownerKey: string, type: number }>
+}
+
+/** Rrsets read per statement while a whole zone is read. */
+const PAGE = 5000
+
+/**
+ * The DNSSEC rrsets a change of a signed zone needs, as changes (stored before, new after) for
+ * {@link bumpSerial} to write with it in its transaction. `net` holds every rrset the change
+ * touches, the apex SOA with its new serial among them; the store may hold them before or after
+ * the change (both are handled: the change's own values are laid over what is read).
+ *
+ * Incrementally: new signatures (by every active ZSK) over each changed authoritative rrset and
+ * the new SOA, the signatures of removed rrsets dropped, all in the RRSIG rrset of their owner;
+ * and when rrsets appeared or went, the denial chain computed from the zone's owners and types
+ * before and after the change, only the NSEC/NSEC3 rrsets that differ written and signed. A
+ * delegation added or removed (which changes what is authoritative below it) or a change of the
+ * denial TTL (SOA TTL or MINIMUM) signs the whole zone instead.
+ *
+ * @throws Error when the zone has no DNSSEC row or a key cannot be opened (another `ZONAL_SECRET_KEY`).
+ */
+export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>, net: ReadonlyMap<string, RrsetChange>, now: Date, signer: DnssecSigner): Promise<RrsetChange[]> {
+  const policy = signer.policy ?? (await tx.dnssec.find(zone.id))?.policy
+  if (policy === undefined) throw new Error(`zone ${zone.name} is signed but has no DNSSEC policy`)
+  const keys = signer.keys ?? (await tx.dnssec.keys(zone.id)).map(k => openKey(k, signer.secrets))
+  const origin = parseName(zone.name)
+  const at = Math.floor(now.getTime() / 1000)
+  const signing = signingPolicyOf(policy)
+  if (signer.whole === true || needsWhole(net, canonicalSortKey(origin))) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at)
+  return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [])
+}
+
+/** Whether a change alters what is authoritative (a delegation came or went) or the denial TTL. */
+function needsWhole (net: ReadonlyMap<string, RrsetChange>, apexKey: string): boolean {
+  for (const { before, after } of net.values()) {
+    const r = after ?? before
+    if (r === undefined) continue
+    if (r.type === RRType.NS && r.ownerKey !== apexKey && (before === undefined) !== (after === undefined)) return true
+    if (r.type === RRType.SOA && before !== undefined && after !== undefined && denialTtl(before) !== denialTtl(after)) return true
+  }
+  return false
+}
+
+/** The change of each rrset whose new value differs from the stored one. */
+function differences (stored: ReadonlyMap<string, StoredRrset>, next: ReadonlyMap<string, StoredRrset>): RrsetChange[] {
+  const out: RrsetChange[] = []
+  for (const [key, after] of next) {
+    const before = stored.get(key)
+    if (!sameRrset(before, after)) out.push({ ...(before === undefined ? {} : { before }), after })
+  }
+  for (const [key, before] of stored) if (!next.has(key)) out.push({ before })
+  return out
+}
+
+/**
+ * Every DNSSEC record of the zone computed from its records after the change (`signZone`), and
+ * the differences from the stored ones.
+ */
+async function wholeChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number): Promise<RrsetChange[]> {
+  const records: ZoneRecord[] = []
+  const stored = new Map<string, StoredRrset>()
+  const seen = new Set<string>()
+  const add = (r: Pick<StoredRrset, 'ownerName' | 'type' | 'ttl' | 'rdata'>): void => {
+    const owner = parseName(r.ownerName)
+    for (const rdata of r.rdata) records.push({ owner, type: r.type, ttl: r.ttl, rdata })
+  }
+  let after: { ownerKey: string, type: number } | undefined
+  for (;;) {
+    const page = await tx.rrsets.listWire(zoneId, PAGE, after)
+    for (const w of page) {
+      const key = rrsetKey(w.ownerKey, w.type)
+      if (isDnssecType(w.type)) {
+        stored.set(key, { ...w, rdataText: [] })
+        continue
+      }
+      seen.add(key)
+      const changed = net.get(key)
+      if (changed === undefined) add(w)
+      else if (changed.after !== undefined) add(changed.after)
+    }
+    if (page.length < PAGE) break
+    const last = page[page.length - 1]!
+    after = { ownerKey: last.ownerKey, type: last.type }
+  }
+  for (const [key, c] of net) if (!seen.has(key) && c.after !== undefined && !isDnssecType(c.after.type)) add(c.after)
+  const signed = signZone(origin, records, signingKeysOf(keys), signing, at)
+  return differences(stored, groupRrsets(signed))
+}
+
+/** The names and types of the zone, before or after a change. */
+type TypeMap = Map<string, { owner: WireName, types: Set<number> }>
+
+function applyPresence (base: TypeMap, net: ReadonlyMap<string, RrsetChange>, side: 'before' | 'after'): TypeMap {
+  const out: TypeMap = new Map()
+  for (const [k, v] of base) out.set(k, { owner: v.owner, types: new Set(v.types) })
+  for (const c of net.values()) {
+    const r = c.after ?? c.before
+    if (r === undefined || isDnssecType(r.type)) continue
+    let entry = out.get(r.ownerKey)
+    if (entry === undefined) {
+      entry = { owner: parseName(r.ownerName), types: new Set() }
+      out.set(r.ownerKey, entry)
+    }
+    if (c[side] === undefined) entry.types.delete(r.type)
+    else entry.types.add(r.type)
+  }
+  return out
+}
+
+/** A chain record set without its text (compared first; text made only for what changed). */
+interface RawSet { owner: WireName, type: number, ttl: number, rdata: Uint8Array[], key: string }
+
+function chainOf (origin: WireName, map: TypeMap, signing: SigningPolicy, ttl: number): Map<string, RawSet> {
+  const names: Array<{ owner: WireName, types: number[] }> = []
+  for (const { owner, types } of map.values()) if (types.size > 0) names.push({ owner, types: [...types].sort((a, b) => a - b) })
+  const out = new Map<string, RawSet>()
+  for (const r of denialChain(origin, names, signing.denial, ttl)) {
+    const key = wireKey(r.owner) + '/' + String(r.type)
+    const set = out.get(key)
+    if (set === undefined) out.set(key, { owner: r.owner, type: r.type, ttl: r.ttl, rdata: [r.rdata], key })
+    else set.rdata.push(r.rdata)
+  }
+  return out
+}
+
+function sameRaw (a: RawSet | undefined, b: RawSet | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b
+  return a.ttl === b.ttl && a.rdata.length === b.rdata.length && a.rdata.every((d, i) => Buffer.compare(d, b.rdata[i]!) === 0)
+}
+
+/** What a change of one owner's RRSIG rrset does: the covered types whose signatures go, and the new ones. */
+interface OwnerSignatures {
+  owner: WireName
+  ownerName: string
+  ownerKey: string
+  drop: Set<number>
+  add: Uint8Array[]
+  ttl: number
+}
+
+async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, refresh: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<RrsetChange[]> {
+  const zsks = keys.filter(k => k.row.role === 'ZSK' && k.row.state === 'ACTIVE').map(k => k.key)
+  const ksks = keys.filter(k => k.row.role === 'KSK' && k.row.state === 'ACTIVE').map(k => k.key)
+  const changes = [...net.values()].filter(c => !isDnssecType((c.after ?? c.before)!.type))
+  const sigs = new Map<string, OwnerSignatures>()
+  const plan = (r: Pick<StoredRrset, 'ownerKey' | 'ownerName'>, owner: WireName): OwnerSignatures => {
+    let s = sigs.get(r.ownerKey)
+    if (s === undefined) {
+      s = { owner, ownerName: r.ownerName, ownerKey: r.ownerKey, drop: new Set(), add: [], ttl: Number.MAX_SAFE_INTEGER }
+      sigs.set(r.ownerKey, s)
+    }
+    return s
+  }
+  const sign = (s: OwnerSignatures, type: number, rrset: StoredRrset | undefined): void => {
+    s.drop.add(type)
+    if (rrset === undefined) return
+    const window = signatureWindow(signing, at, s.owner, type)
+    // RFC 4035 §2.1: the DNSKEY rrset is signed by the KSKs, everything else by the ZSKs.
+    for (const k of type === RRType.DNSKEY ? ksks : zsks) s.add.push(signRrset(origin, s.owner, type, rrset.ttl, rrset.rdata, k, window))
+    s.ttl = Math.min(s.ttl, rrset.ttl)
+  }
+  // Signatures refreshed: the rrsets as they are (none of them is in this change).
+  const again = refresh.filter(r => !net.has(rrsetKey(r.ownerKey, r.type)))
+  const current = again.length === 0 ? [] : await tx.rrsets.getMany(zoneId, again)
+  current.forEach(r => { if (r !== undefined) sign(plan(r, parseName(r.ownerName)), r.type, r) })
+
+  // Where each changed owner stands: below a delegation (glue: nothing signed), at one (only DS
+  // signed, RFC 4035 §2.2) or authoritative. Delegations themselves did not change (see needsWhole).
+  const owners = new Map<string, WireName>()
+  for (const c of changes) {
+    const r = (c.after ?? c.before)!
+    if (!owners.has(r.ownerKey)) owners.set(r.ownerKey, parseName(r.ownerName))
+  }
+  const nsKeys: Array<{ ownerKey: string, type: number }> = []
+  for (const owner of owners.values()) {
+    for (let up = owner; !nameEquals(up, origin); up = parentName(up)) nsKeys.push({ ownerKey: canonicalSortKey(up), type: RRType.NS })
+  }
+  const nsFound = nsKeys.length === 0 ? [] : await tx.rrsets.getMany(zoneId, nsKeys)
+  const withNs = new Set(nsKeys.filter((_, i) => nsFound[i] !== undefined).map(k => k.ownerKey))
+  for (const c of changes) {
+    const r = (c.after ?? c.before)!
+    const owner = owners.get(r.ownerKey)!
+    let occluded = false
+    for (let up = parentName(owner); !nameEquals(owner, origin) && !nameEquals(up, origin); up = parentName(up)) {
+      if (withNs.has(canonicalSortKey(up))) occluded = true
+    }
+    const delegation = !nameEquals(owner, origin) && withNs.has(r.ownerKey)
+    if (occluded || (delegation && r.type !== RRType.DS)) continue
+    sign(plan(r, owner), r.type, c.after)
+  }
+
+  // The denial chain, when the change made or removed rrsets.
+  const chainChanges: RrsetChange[] = []
+  if (changes.some(c => (c.before === undefined) !== (c.after === undefined))) {
+    const base: TypeMap = new Map()
+    for (const row of await tx.rrsets.ownerTypes(zoneId, DNSSEC_TYPES)) {
+      let entry = base.get(row.ownerKey)
+      if (entry === undefined) {
+        entry = { owner: parseName(row.ownerName), types: new Set() }
+        base.set(row.ownerKey, entry)
+      }
+      entry.types.add(row.type)
+    }
+    const apexKey = canonicalSortKey(origin)
+    const soa = net.get(rrsetKey(apexKey, RRType.SOA))?.after ?? await tx.rrsets.get(zoneId, apexKey, RRType.SOA)
+    const ttl = soa === undefined ? 3600 : denialTtl(soa)
+    const before = chainOf(origin, applyPresence(base, net, 'before'), signing, ttl)
+    const after = chainOf(origin, applyPresence(base, net, 'after'), signing, ttl)
+    const keysChanged = [...new Set([...before.keys(), ...after.keys()])].filter(k => !sameRaw(before.get(k), after.get(k)))
+    const refs = keysChanged.map(k => {
+      const raw = (after.get(k) ?? before.get(k))!
+      return { owner: raw.owner, type: raw.type, ownerKey: canonicalSortKey(raw.owner), ownerName: nameToString(raw.owner), next: after.get(k) }
+    })
+    const stored = refs.length === 0 ? [] : await tx.rrsets.getMany(zoneId, refs.map(r => ({ ownerKey: r.ownerKey, type: r.type })))
+    refs.forEach((ref, i) => {
+      const next = ref.next === undefined ? undefined : rrsetOf(ref, ref.type, ref.next.ttl, ref.next.rdata)
+      const was = stored[i]
+      if (!sameRrset(was, next)) chainChanges.push({ ...(was === undefined ? {} : { before: was }), ...(next === undefined ? {} : { after: next }) })
+      sign(plan(ref, ref.owner), ref.type, next)
+    })
+  }
+
+  // Each owner's RRSIG rrset: the signatures of the changed types replaced.
+  const plans = [...sigs.values()]
+  const storedSigs = plans.length === 0 ? [] : await tx.rrsets.getMany(zoneId, plans.map(p => ({ ownerKey: p.ownerKey, type: RRType.RRSIG })))
+  const sigChanges: RrsetChange[] = []
+  plans.forEach((p, i) => {
+    const was = storedSigs[i]
+    const kept = (was?.rdata ?? []).filter(d => !p.drop.has(coveredType(d)))
+    const rdata = [...kept, ...p.add]
+    const ttl = Math.min(p.ttl, kept.length > 0 && was !== undefined ? was.ttl : Number.MAX_SAFE_INTEGER)
+    const next = rdata.length === 0 ? undefined : rrsetOf(p, RRType.RRSIG, ttl, rdata)
+    if (!sameRrset(was, next)) sigChanges.push({ ...(was === undefined ? {} : { before: was }), ...(next === undefined ? {} : { after: next }) })
+  })
+  return [...chainChanges, ...sigChanges]
+}

@@ -1,0 +1,133 @@
+import { auditRecord } from '../../audit/recorder.ts'
+import { ZonalError } from '../../errors/catalog.ts'
+import type { DnssecKey, DnssecKeyChanges, DnssecPolicy, Store } from '../../store/store.ts'
+import { bumpSerial } from '../serial-bump.ts'
+import { zoneFor, type Caller, type ZoneDeps } from '../context.ts'
+import { newKey, openKey, type OpenKey } from './keyring.ts'
+import { nextEventAt } from './schedule.ts'
+import type { DnssecDeps } from './sign-zone.ts'
+import type { Actor } from '../../audit/recorder.ts'
+
+/** Time allowed for a change to reach every name server of the zone (secondaries by NOTIFY and IXFR). */
+export const PROPAGATION_SECONDS = 3600
+
+const DAY_MS = 86_400_000
+
+/** What moving a zone's keys on does: key rows to add, stored keys to change. */
+export interface KeySteps {
+  add: Array<{ role: 'KSK' | 'ZSK', state: 'PUBLISHED' | 'ACTIVE', activeAt: string }>
+  change: Array<{ id: string, changes: DnssecKeyChanges }>
+  /** What happened, for the audit log ("ZSK 12345 published" …). */
+  notes: string[]
+}
+
+/** Whether a key is part of a rollover under way (a successor published, or leaving at a set time). */
+function rolling (k: DnssecKey): boolean {
+  return k.state === 'PUBLISHED' || k.state === 'RETIRED' || (k.state === 'ACTIVE' && (k.retiredAt !== null || k.removedAt !== null))
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+
+/**
+ * The key steps due at `now` (RFC 6781 §4.1): a ZSK rolls by pre-publication (the new key
+ * published, active once the DNSKEY rrset's TTL and propagation have passed, the old one then
+ * retired and removed once the zone's longest TTL and propagation have passed, so no cached
+ * signature is left without its key); a KSK by double signature (the new key active at once,
+ * signing the DNSKEY rrset beside the old one, which is removed after the DNSKEY TTL and
+ * propagation). A scheduled rollover starts when a key has been active for the policy's frequency.
+ *
+ * @param maxTtl the longest TTL of the zone's rrsets (seconds)
+ */
+export function keyStepsDue (keys: readonly DnssecKey[], policy: DnssecPolicy, now: Date, maxTtl: number): KeySteps {
+  const t = now.getTime()
+  const steps: KeySteps = { add: [], change: [], notes: [] }
+  const due = (at: string | null): boolean => at !== null && Date.parse(at) <= t
+  const activation = t + (policy.dnskeyTtl + PROPAGATION_SECONDS) * 1000
+  for (const k of keys) {
+    if (k.state === 'PUBLISHED' && due(k.activeAt)) {
+      steps.change.push({ id: k.id, changes: { state: 'ACTIVE' } })
+      steps.notes.push(`${k.role} ${k.keyTag} active`)
+      // Its predecessors retire now and leave when their signatures can no longer be cached.
+      for (const old of keys) {
+        if (old.role === k.role && old.state === 'ACTIVE' && old.id !== k.id) {
+          steps.change.push({ id: old.id, changes: { state: 'RETIRED', retiredAt: now.toISOString(), removedAt: iso(t + (maxTtl + PROPAGATION_SECONDS) * 1000) } })
+          steps.notes.push(`${old.role} ${old.keyTag} retired`)
+        }
+      }
+    } else if ((k.state === 'RETIRED' || k.state === 'ACTIVE') && due(k.removedAt)) {
+      steps.change.push({ id: k.id, changes: { state: 'REMOVED' } })
+      steps.notes.push(`${k.role} ${k.keyTag} removed`)
+    }
+  }
+  for (const role of ['ZSK', 'KSK'] as const) {
+    const mine = keys.filter(k => k.role === role)
+    if (mine.some(rolling)) continue
+    const current = mine.find(k => k.state === 'ACTIVE' && k.activeAt !== null)
+    const days = role === 'KSK' ? policy.kskRolloverDays : policy.zskRolloverDays
+    if (current === undefined || Date.parse(current.activeAt!) + days * DAY_MS > t) continue
+    if (role === 'ZSK') {
+      steps.add.push({ role, state: 'PUBLISHED', activeAt: iso(activation) })
+      steps.notes.push('ZSK rollover started (new key published)')
+    } else {
+      steps.add.push({ role, state: 'ACTIVE', activeAt: now.toISOString() })
+      steps.change.push({ id: current.id, changes: { retiredAt: iso(activation), removedAt: iso(activation) } })
+      steps.notes.push(`KSK rollover started (old key ${current.keyTag} leaves at ${iso(activation)})`)
+    }
+  }
+  return steps
+}
+
+/**
+ * Apply key steps in the caller's transaction: new keys written, stored ones changed, the
+ * whole zone signed again with the resulting keys (the DNSKEY rrset and every signature), with
+ * the serial bump and one audit record; the zone's next event rescheduled.
+ *
+ * @returns the keys added.
+ */
+export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string, steps: KeySteps, actor: Actor, changeType: string, comment: string | null, now: Date): Promise<DnssecKey[]> {
+  const zone = await tx.zones.lockById(zoneId)
+  if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+  const state = await tx.dnssec.find(zoneId)
+  if (zone.dnssec_status !== 'SIGNED' || state === undefined) throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
+  const added: OpenKey[] = steps.add.map(a => newKey(zoneId, a.role, state.policy, deps.secrets, a.state, { createdAt: now.toISOString(), publishedAt: now.toISOString(), activeAt: a.activeAt }))
+  for (const k of added) await tx.dnssec.addKey(k.row)
+  for (const c of steps.change) await tx.dnssec.updateKey(c.id, c.changes)
+  const keys = (await tx.dnssec.keys(zoneId)).map(k => openKey(k, deps.secrets))
+  await bumpSerial(tx, zone, now, 0, [], undefined, {
+    dnssec: { secrets: deps.secrets, whole: true, policy: state.policy, keys },
+    audit: () => auditRecord(actor, { accountId: zone.account_id, accountName: zone.account_name, objectType: 'DNSSEC', changeType, object: zone.name, parent: zone.name, changes: steps.notes.map(n => ({ name: 'keys', to: n })), changeComment: comment })
+  })
+  await tx.dnssec.schedule(zoneId, nextEventAt(keys.map(k => k.row), state.policy, now), now.toISOString())
+  return added.map(k => k.row)
+}
+
+/**
+ * `POST /zones/{zone}/dnssec/kskrollover`: start a double-signature KSK rollover now (the new
+ * KSK published and signing the DNSKEY rrset beside the old one, which leaves the zone after the
+ * DNSKEY TTL plus propagation, by the periodic job; the state is stored, so a restart goes on).
+ *
+ * @returns the new KSK (its DS records are what the parent zone needs).
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, DNSSEC_ZONE_NOT_SIGNED (180001),
+ *   ZONE_SUSPENDED, DNSSEC_ROLLOVER_IN_PROGRESS (a KSK or other keys are being rolled over)
+ */
+export async function startKskRollover (deps: ZoneDeps, caller: Caller, name: string, comment: string | null): Promise<{ zoneName: string, key: DnssecKey }> {
+  const found = await zoneFor(deps, caller, name, 'update')
+  if (found.dnssec_status !== 'SIGNED') throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
+  if (found.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
+  const now = deps.clock()
+  return await deps.store.transaction(async (tx) => {
+    const keys = await tx.dnssec.keys(found.id)
+    const state = await tx.dnssec.find(found.id)
+    if (state === undefined) throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
+    const busy = keys.find(rolling)
+    if (busy !== undefined) throw new ZonalError('DNSSEC_ROLLOVER_IN_PROGRESS', found.name, `${busy.role} ${busy.keyTag} is ${busy.state === 'ACTIVE' ? 'leaving' : busy.state.toLowerCase()}`)
+    const leaves = iso(now.getTime() + (state.policy.dnskeyTtl + PROPAGATION_SECONDS) * 1000)
+    const steps: KeySteps = {
+      add: [{ role: 'KSK', state: 'ACTIVE', activeAt: now.toISOString() }],
+      change: keys.filter(k => k.role === 'KSK').map(k => ({ id: k.id, changes: { retiredAt: leaves, removedAt: leaves } })),
+      notes: [`KSK rollover started (old keys leave at ${leaves})`]
+    }
+    const [key] = await applyKeySteps(tx, deps, found.id, steps, caller.actor, 'KSK_ROLLOVER', comment, now)
+    return { zoneName: found.name, key: key! }
+  })
+}

@@ -1,0 +1,133 @@
+/**
+ * Keeping signed zones signed (src/zones/dnssec/maintenance.ts), on both engines, with a clock
+ * the test moves: signatures refreshed once they enter the last quarter of their validity, and a
+ * ZSK rollover by pre-publication moved on by its times (new key published, then signing, then
+ * the old one removed), each step through a new job object (what a restart starts from). After
+ * every step each RRSIG of the stored zone verifies at that time against the zone's DNSKEYs.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { SecretBox } from '../../../src/auth/secrets.ts'
+import type { Store, Zone } from '../../../src/store/store.ts'
+import { keyTagOf } from '../../../src/zone/dnssec/keys.ts'
+import { verifyRrsig } from '../../../src/zone/dnssec/sign.ts'
+import { wireKey } from '../../../src/zone/name.ts'
+import type { ZoneRecord } from '../../../src/zone/record.ts'
+import { RRType } from '../../../src/zone/rrtype.ts'
+import { readZoneRecords } from '../../../src/zones/records.ts'
+import { DnssecMaintenance } from '../../../src/zones/dnssec/maintenance.ts'
+import { policyWith } from '../../../src/zones/dnssec/policy.ts'
+import { runDnssec } from '../../../src/zones/dnssec/sign-zone.ts'
+import { coveredType, rrsigExpiration } from '../../../src/zones/dnssec/signing.ts'
+import { engineCases, freshStore } from '../../helpers/engines.ts'
+import { sampleZone, storeZone } from '../../helpers/stored-zones.ts'
+
+const DAY = 86_400_000
+const secrets = new SecretBox('maintenance test key')
+const silent = { info: () => {}, warn: (_o: object, msg: string) => { throw new Error(msg) } }
+
+async function records (store: Store, zoneId: string): Promise<ZoneRecord[]> {
+  const out: ZoneRecord[] = []
+  for await (const r of readZoneRecords(store, zoneId)) out.push(r)
+  return out
+}
+
+/** Every RRSIG verifies at `now` over its rrset with the DNSKEY of its key tag; returns the RRSIGs. */
+async function checkSignatures (store: Store, zoneId: string, now: Date): Promise<Uint8Array[]> {
+  const all = await records(store, zoneId)
+  const sets = new Map<string, ZoneRecord[]>()
+  for (const r of all) {
+    const k = `${wireKey(r.owner)}/${r.type}`
+    sets.set(k, [...(sets.get(k) ?? []), r])
+  }
+  const dnskeys = all.filter(r => r.type === RRType.DNSKEY).map(r => r.rdata)
+  const sigs = all.filter(r => r.type === RRType.RRSIG)
+  for (const sig of sigs) {
+    const covered = sets.get(`${wireKey(sig.owner)}/${coveredType(sig.rdata)}`)!
+    const tag = (sig.rdata[16]! << 8) | sig.rdata[17]!
+    const key = dnskeys.find(d => keyTagOf(d) === tag)
+    assert.ok(key !== undefined, `the key ${tag} of a signature is published`)
+    assert.ok(verifyRrsig(sig.owner, coveredType(sig.rdata), covered[0]!.ttl, covered.map(r => r.rdata), sig.rdata, key, Math.floor(now.getTime() / 1000)), `a signature over type ${coveredType(sig.rdata)} verifies`)
+  }
+  return sigs.map(s => s.rdata)
+}
+
+for (const engine of await engineCases()) {
+  describe(`${engine.name}: DNSSEC maintenance`, { skip: engine.skip }, () => {
+    let store: Store
+    let close: () => Promise<void>
+    let zone: Zone
+    let now = new Date()
+    const t0 = now.getTime()
+    const run = async (): Promise<void> => { await new DnssecMaintenance({ store, secrets, clock: () => now, logger: silent }).run() }
+
+    before(async () => {
+      ({ store, close } = await freshStore(engine.name))
+      await store.accounts.create('acme')
+      zone = await storeZone(store, 'acme', 'example.org.', sampleZone('example.org.'))
+      await runDnssec({ store, secrets, clock: () => now }, { zoneId: zone.id, operation: 'SIGN', policy: policyWith({ rrsigValidityDays: 5 }), actor: { user: 'test', ipAddress: null }, comment: null })
+    })
+    after(async () => { await close?.() })
+
+    it('does nothing while no signature is near its expiry', async () => {
+      const sigs = await checkSignatures(store, zone.id, now)
+      now = new Date(t0 + DAY)
+      await run()
+      assert.deepEqual(await checkSignatures(store, zone.id, now), sigs)
+    })
+
+    it('refreshes every signature in the last quarter of its validity, through a serial bump', async () => {
+      const serial = (await store.zones.findById(zone.id))!.serial
+      now = new Date(t0 + 4 * DAY)
+      await run()
+      const sigs = await checkSignatures(store, zone.id, now)
+      const limit = now.getTime() / 1000 + 5 * 86400 * 0.25
+      assert.ok(sigs.every(s => rrsigExpiration(s) > limit), 'no signature left near its expiry')
+      assert.notEqual((await store.zones.findById(zone.id))!.serial, serial)
+    })
+
+    it('rolls the ZSK by pre-publication: published, then signing, then the old one removed', async () => {
+      const [oldZsk] = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'ZSK')
+      now = new Date(t0 + 91 * DAY)
+      await run()
+      let keys = await store.dnssec.keys(zone.id)
+      const fresh = keys.find(k => k.role === 'ZSK' && k.state === 'PUBLISHED')
+      assert.ok(fresh !== undefined, 'a new ZSK is published')
+      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3)
+      let sigs = await checkSignatures(store, zone.id, now)
+      assert.ok(sigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === oldZsk!.keyTag), 'the old ZSK still signs')
+
+      now = new Date(Date.parse(fresh.activeAt!) + 1000)
+      await run()
+      keys = await store.dnssec.keys(zone.id)
+      assert.equal(keys.find(k => k.id === fresh.id)?.state, 'ACTIVE')
+      assert.equal(keys.find(k => k.id === oldZsk!.id)?.state, 'RETIRED')
+      sigs = await checkSignatures(store, zone.id, now)
+      assert.ok(sigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === fresh.keyTag), 'the new ZSK signs')
+      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3, 'the old ZSK stays published')
+
+      now = new Date(Date.parse(keys.find(k => k.id === oldZsk!.id)!.removedAt!) + 1000)
+      await run()
+      assert.equal((await store.dnssec.keys(zone.id)).find(k => k.id === oldZsk!.id), undefined)
+      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 2)
+      await checkSignatures(store, zone.id, now)
+    })
+
+    it('rolls the KSK by double signature on its schedule: the new one signs beside the old, which leaves after the DNSKEY TTL', async () => {
+      const [oldKsk] = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK')
+      now = new Date(Date.parse(oldKsk!.activeAt!) + 366 * DAY)
+      await run()
+      const ksks = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK')
+      assert.equal(ksks.length, 2)
+      assert.ok(ksks.every(k => k.state === 'ACTIVE'))
+      const sigs = await checkSignatures(store, zone.id, now)
+      assert.deepEqual(new Set(sigs.filter(s => coveredType(s) === RRType.DNSKEY).map(s => (s[16]! << 8) | s[17]!)), new Set(ksks.map(k => k.keyTag)), 'both KSKs sign the DNSKEY rrset')
+      const leaves = (await store.dnssec.keys(zone.id)).find(k => k.id === oldKsk!.id)!.removedAt!
+      assert.equal(Date.parse(leaves), now.getTime() + (3600 + 3600) * 1000)
+      now = new Date(Date.parse(leaves) + 1000)
+      await run()
+      assert.deepEqual((await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK').map(k => k.id), ksks.filter(k => k.id !== oldKsk!.id).map(k => k.id))
+      await checkSignatures(store, zone.id, now)
+    })
+  })
+}
