@@ -1,6 +1,7 @@
 // `npm run bench -- traffic`: the prober's cost. The whole service as `npm start` runs it (its own
-// process, SQLite, one DNS worker; every thread pinned to CPU 0 and dnsperf to CPU 1 when the
-// machine has two) holding BENCH_TRAFFIC_POOLS (1,000) SiteBacker pools of BENCH_TRAFFIC_RECORDS
+// process, SQLite, one DNS worker; every thread pinned to CPU 0, and dnsperf and this process,
+// which serves the probed targets, to CPU 1 when the machine has two) holding
+// BENCH_TRAFFIC_POOLS (1,000) SiteBacker pools of BENCH_TRAFFIC_RECORDS
 // (10) records each, every pool with one HTTP probe (interval ONE_MINUTE) of each of its records:
 // 10,000 probed records, every one probed once a minute. The records are 127.0.0.2 onwards (one
 // address per record of a pool, shared by the pools), each served by a small HTTP server of this
@@ -39,6 +40,9 @@ if (RECORDS < 1 || RECORDS > 200) throw new Error('BENCH_TRAFFIC_RECORDS: 1 to 2
 
 rmSync(work, { recursive: true, force: true })
 mkdirSync(work, { recursive: true })
+// This process serves the probed targets: on the clients' CPU with dnsperf, so that answering
+// the probes takes nothing from the service's CPU (as remote targets would not).
+if (PINNED) execFileSync('taskset', ['-a', '-cp', String(CLIENT_CPU), String(process.pid)], { stdio: 'ignore' })
 
 // The probed targets: one HTTP server per record address, all on one port, counting what they answer.
 const targetPort = await freePort()

@@ -1,0 +1,149 @@
+/**
+ * DNSSEC through the whole service as users run it: a zone signed through the API is answered
+ * signed by the service's DNS, and BIND's `delv`, with only the zone's KSK (from GET
+ * /zones/{z}/dnssec) as its trust anchor, validates positive, CNAME, wildcard, NODATA and
+ * NXDOMAIN answers; after a change through the rrsets API, after moving from NSEC to NSEC3, and
+ * in an AXFR of the signed zone (`dnssec-verify`, `kzonecheck`). An alias of the signed zone is
+ * served unsigned; unsigning leaves answers without DNSSEC records.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Message } from '../../src/dns/wire/message.ts'
+import { RRType } from '../../src/zone/rrtype.ts'
+import { ask, delv, requireTools } from '../helpers/dnssec-zones.ts'
+import { dnssecToolsSkip, runTool } from '../helpers/dnssec-tools.ts'
+import { dig, eventually } from '../helpers/named.ts'
+import { startTestService, type TestService } from '../helpers/service.ts'
+import { storeZone } from '../helpers/stored-zones.ts'
+
+const skip = requireTools('delv', 'dig') || dnssecToolsSkip()
+const PASSWORD = 'dnssec service password'
+const ZONE = 'signed.test.'
+const RECORDS = `@ 3600 IN SOA ns1 hostmaster 1 7200 3600 1209600 300
+@ 3600 IN NS ns1
+ns1 3600 IN A 127.0.0.1
+www 300 IN A 192.0.2.10
+www 300 IN AAAA 2001:db8::10
+mail 3600 IN MX 10 www
+alias 300 IN CNAME www
+*.wild 300 IN A 192.0.2.20
+deep.empty.nonterminal 300 IN TXT "under empty non-terminals"
+`
+
+describe('DNSSEC through the service: signed by the API, validated by delv', { skip }, () => {
+  let t: TestService
+  let token = ''
+  let dir = ''
+  let port = 0
+  const api = async (method: string, path: string, body?: unknown): Promise<Response> => await fetch(`http://127.0.0.1:${t.service.httpPort}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+  /** The zone's KSK as delv's trust anchor (from the API's GET, as a user would give it to a resolver). */
+  const anchor = async (zone = ZONE): Promise<string> => {
+    const res = await api('GET', `/zones/${zone}/dnssec`)
+    assert.equal(res.status, 200)
+    const info = await res.json() as { keys: Array<{ type: string, dnsKeyRecord: string }> }
+    const ksk = info.keys.find(k => k.type === 'KSK')!
+    const [flags, protocol, algorithm, ...key] = ksk.dnsKeyRecord.split(/\s+/).slice(4)
+    const file = join(dir, `anchor-${Date.now()}`)
+    writeFileSync(file, `trust-anchors {\n  "${zone}" static-key ${flags} ${protocol} ${algorithm} "${key.join('')}";\n};\n`)
+    return file
+  }
+  /** Wait until the service answers `name type` as `ready` says (a change reaches the DNS index asynchronously). */
+  const served = async (name: string, type: string, ready: (m: Message) => boolean): Promise<void> => {
+    await eventually(async () => ready(await ask(port, name, type)), 20_000, `${name} ${type} served`)
+  }
+  const validated = async (file: string, name: string, type: string, negative = false): Promise<string> => {
+    const out = await delv(port, file, ZONE, name, type)
+    assert.match(out, negative ? /; negative response, fully validated/ : /; fully validated/, `${name} ${type}:\n${out}`)
+    return out
+  }
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'zonal-dnssec-service-'))
+    t = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0' })
+    port = t.service.dns.port
+    const res = await fetch(`http://127.0.0.1:${t.service.httpPort}/authorization/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: PASSWORD }).toString()
+    })
+    token = (await res.json() as { accessToken: string }).accessToken
+    await storeZone(t.service.store, 'default', ZONE, RECORDS)
+    await t.service.dns.loaded
+    await served(ZONE, 'SOA', m => m.rcode === 0 && m.answers.length === 1)
+  })
+  after(async () => {
+    await t?.stop()
+    if (dir !== '') rmSync(dir, { recursive: true, force: true })
+  })
+
+  it('signs the zone (POST), whose answers delv validates: positive, CNAME, wildcard, NODATA, NXDOMAIN, an empty non-terminal', async () => {
+    assert.equal((await api('POST', `/zones/${ZONE}/dnssec`, {})).status, 201)
+    await served(ZONE, 'DNSKEY', m => m.answers.some(r => r.type === RRType.DNSKEY))
+    const file = await anchor()
+    assert.match(await validated(file, `www.${ZONE}`, 'A'), /192\.0\.2\.10/)
+    await validated(file, `alias.${ZONE}`, 'A')
+    assert.match(await validated(file, `anything.wild.${ZONE}`, 'A'), /192\.0\.2\.20/)
+    await validated(file, `www.${ZONE}`, 'TXT', true)
+    await validated(file, `nothing.${ZONE}`, 'A', true)
+    await validated(file, `empty.nonterminal.${ZONE}`, 'A', true)
+    // Without DO the answers carry no DNSSEC record.
+    const plain = await ask(port, `www.${ZONE}`, 'A', { dnssecOk: false })
+    assert.equal([...plain.answers, ...plain.authority, ...plain.additional].some(r => r.type === RRType.RRSIG), false)
+  })
+
+  it('re-signs a change made through the rrsets API: the new address validates, the NXDOMAIN around a new name too', async () => {
+    const file = await anchor()
+    assert.equal((await api('PUT', `/zones/${ZONE}/rrsets/A/www`, { ttl: 300, rdata: ['192.0.2.11'] })).status, 200)
+    assert.equal((await api('POST', `/zones/${ZONE}/rrsets/A/new`, { ttl: 300, rdata: ['192.0.2.12'] })).status, 201)
+    await served(`new.${ZONE}`, 'A', m => m.answers.some(r => r.type === RRType.A))
+    await served(`www.${ZONE}`, 'A', m => m.answers.some(r => r.type === RRType.A && r.rdata[3] === 11))
+    assert.match(await validated(file, `www.${ZONE}`, 'A'), /192\.0\.2\.11/)
+    assert.match(await validated(file, `new.${ZONE}`, 'A'), /192\.0\.2\.12/)
+    await validated(file, `nex.${ZONE}`, 'A', true)
+    await validated(file, `newer.${ZONE}`, 'A', true)
+  })
+
+  it('moves to NSEC3 (PATCH dnssecPolicy), whose denials validate; an AXFR of the signed zone passes dnssec-verify and kzonecheck', async () => {
+    const res = await api('PATCH', `/zones/${ZONE}/dnssec`, { dnssecPolicy: { securityType: 'NSEC3' } })
+    assert.ok(res.status === 200 || res.status === 202, `${res.status} ${await res.text()}`)
+    await served(`nothing.${ZONE}`, 'A', m => m.authority.some(r => r.type === RRType.NSEC3))
+    const file = await anchor()
+    await validated(file, `nothing.${ZONE}`, 'A', true)
+    await validated(file, `www.${ZONE}`, 'TXT', true)
+    assert.match(await validated(file, `www.${ZONE}`, 'A'), /192\.0\.2\.11/)
+    const axfr = await dig(port, ZONE, 'AXFR', '+onesoa')
+    const zoneFile = join(dir, 'axfr.zone')
+    writeFileSync(zoneFile, axfr.split('\n').filter(l => l !== '' && !l.startsWith(';')).join('\n') + '\n')
+    const verify = runTool('dnssec-verify', ['-o', ZONE, zoneFile])
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr)
+    const knot = runTool('kzonecheck', ['--dnssec', 'on', '-o', ZONE, zoneFile])
+    assert.equal(knot.status, 0, knot.stdout + knot.stderr)
+  })
+
+  it('serves an alias of the signed zone unsigned (no DNSKEY, no signature), its records all there', async () => {
+    const res = await api('POST', '/zones', { properties: { name: 'alias.test.', accountName: 'default', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: ZONE } })
+    assert.equal(res.status, 201, await res.text())
+    await served('www.alias.test.', 'A', m => m.answers.some(r => r.type === RRType.A))
+    const www = await ask(port, 'www.alias.test.', 'A')
+    assert.equal(www.answers.some(r => r.type === RRType.RRSIG), false)
+    const keys = await ask(port, 'alias.test.', 'DNSKEY')
+    assert.equal(keys.answers.length, 0)
+    assert.equal(keys.authority.some(r => r.type === RRType.NSEC3 || r.type === RRType.RRSIG), false)
+  })
+
+  it('unsigns (DELETE): no DNSKEY, no signature, no denial record is served any more', async () => {
+    assert.equal((await api('DELETE', `/zones/${ZONE}/dnssec`)).status, 204)
+    await served(ZONE, 'DNSKEY', m => m.answers.length === 0)
+    const www = await ask(port, `www.${ZONE}`, 'A')
+    assert.equal(www.answers.some(r => r.type === RRType.RRSIG), false)
+    const nx = await ask(port, `nothing.${ZONE}`, 'A')
+    assert.equal(nx.authority.some(r => r.type === RRType.NSEC3 || r.type === RRType.NSEC || r.type === RRType.RRSIG), false)
+  })
+})
