@@ -3,7 +3,8 @@
  * signed by the service's DNS, and BIND's `delv`, with only the zone's KSK (from GET
  * /zones/{z}/dnssec) as its trust anchor, validates positive, CNAME, wildcard, NODATA and
  * NXDOMAIN answers; after a change through the rrsets API, after moving from NSEC to NSEC3, and
- * in an AXFR of the signed zone (`dnssec-verify`, `kzonecheck`). An alias of the signed zone is
+ * in an AXFR of the signed zone (`dnssec-verify`, `kzonecheck`); a validating BIND resolver
+ * resolves through the service with AD set. An alias of the signed zone is
  * served unsigned; unsigning leaves answers without DNSSEC records.
  */
 import assert from 'node:assert/strict'
@@ -15,7 +16,7 @@ import type { Message } from '../../src/dns/wire/message.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
 import { ask, delv, requireTools } from '../helpers/dnssec-zones.ts'
 import { dnssecToolsSkip, runTool } from '../helpers/dnssec-tools.ts'
-import { dig, eventually } from '../helpers/named.ts'
+import { dig, eventually, startValidatingResolver } from '../helpers/named.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
 
@@ -132,6 +133,24 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     assert.equal(verify.status, 0, verify.stdout + verify.stderr)
     const knot = runTool('kzonecheck', ['--dnssec', 'on', '-o', ZONE, zoneFile])
     assert.equal(knot.status, 0, knot.stdout + knot.stderr)
+  })
+
+  it('is resolved by a validating BIND resolver whose only upstream is the service and only trust anchor the KSK from GET: AD set, no SERVFAIL', async () => {
+    const res = await api('GET', `/zones/${ZONE}/dnssec`)
+    const ksk = (await res.json() as { keys: Array<{ type: string, dnsKeyRecord: string }> }).keys.find(k => k.type === 'KSK')!
+    const [flags, protocol, algorithm, ...key] = ksk.dnsKeyRecord.split(/\s+/).slice(4)
+    const resolver = await startValidatingResolver(port, [ZONE], `trust-anchors {\n  "${ZONE}" static-key ${flags} ${protocol} ${algorithm} "${key.join('')}";\n};\n`)
+    try {
+      const wrong: string[] = []
+      for (const [name, type, status, answered] of [[`www.${ZONE}`, 'A', 'NOERROR', true], [`anything.wild.${ZONE}`, 'A', 'NOERROR', true], [`alias.${ZONE}`, 'A', 'NOERROR', true], [`www.${ZONE}`, 'TXT', 'NOERROR', false], [`nothing.${ZONE}`, 'A', 'NXDOMAIN', false]] as const) {
+        const out = await dig(resolver.port, '+dnssec', '+time=5', name, type)
+        const ok = out.includes(`status: ${status}`) && / flags:[^;]* ad[ ;]/.test(out) && /ANSWER: 0,/.test(out) !== answered
+        if (!ok) wrong.push(`${name} ${type}:\n${out}`)
+      }
+      assert.deepEqual(wrong, [])
+    } finally {
+      await resolver.stop()
+    }
   })
 
   it('serves an alias of the signed zone unsigned (no DNSKEY, no signature), its records all there', async () => {
