@@ -12,6 +12,7 @@ import { listenAll, type Listeners, type ListenOptions } from '../../../src/dns/
 import { ResponseRateLimiter } from '../../../src/dns/server/rate-limiter.ts'
 import { decodeMessage } from '../../../src/dns/wire/message.ts'
 import { exampleIndex, frame, ipv6Unavailable, query, TcpClient, UdpClient } from '../../helpers/dns-clients.ts'
+import { freeDnsPort } from '../../helpers/named.ts'
 
 const noIpv6 = await ipv6Unavailable()
 if (noIpv6 !== false) process.stdout.write(`# IPv6 listener tests SKIPPED: ${noIpv6}\n`)
@@ -70,10 +71,12 @@ function listenerTests (udpBatch: boolean): void {
 
   describe('listening on a port already taken', () => {
     it('fails with the bind error for a fixed port and leaves nothing bound', async () => {
-    // The UDP port is taken, the TCP port free: TCP binds first and must be let go.
+    // The UDP port is taken, the TCP port free: TCP binds first and must be let go. The port is
+    // one free for both (a UDP port the kernel picks may be some other socket's TCP port, which
+    // would fail the second start for another reason).
+      const port = await freeDnsPort()
       const holder = createSocket('udp4')
-      await new Promise<void>(resolve => holder.bind(0, '127.0.0.1', resolve))
-      const port = holder.address().port
+      await new Promise<void>(resolve => holder.bind(port, '127.0.0.1', resolve))
       try {
         await assert.rejects(start({ port }), { code: 'EADDRINUSE' })
       } finally {
