@@ -2,7 +2,8 @@
  * DNSSEC through the whole service as users run it: a zone signed through the API is answered
  * signed by the service's DNS, and BIND's `delv`, with only the zone's KSK (from GET
  * /zones/{z}/dnssec) as its trust anchor, validates positive, CNAME, wildcard, NODATA and
- * NXDOMAIN answers; after a change through the rrsets API, after moving from NSEC to NSEC3, and
+ * NXDOMAIN answers; after a change through the rrsets API (whose IXFR carries the new
+ * signatures and chain), after moving from NSEC to NSEC3, and
  * in an AXFR of the signed zone (`dnssec-verify`, `kzonecheck`); a validating BIND resolver
  * resolves through the service with AD set. An alias of the signed zone is
  * served unsigned; unsigning leaves answers without DNSSEC records.
@@ -13,6 +14,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Message } from '../../src/dns/wire/message.ts'
+import { readSoa } from '../../src/zone/rdata/soa.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
 import { ask, delv, requireTools } from '../helpers/dnssec-zones.ts'
 import { dnssecToolsSkip, runTool } from '../helpers/dnssec-tools.ts'
@@ -78,6 +80,9 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     await storeZone(t.service.store, 'default', ZONE, RECORDS)
     await t.service.dns.loaded
     await served(ZONE, 'SOA', m => m.rcode === 0 && m.answers.length === 1)
+    // Transfers go to the zone's restrict list only: open it to loopback (a change of settings, not of records).
+    const opened = await api('PATCH', `/zones/${ZONE}`, { primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }] } })
+    assert.ok(opened.status === 200 || opened.status === 204, `${opened.status} ${await opened.text()}`)
   })
   after(async () => {
     await t?.stop()
@@ -99,8 +104,10 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     assert.equal([...plain.answers, ...plain.authority, ...plain.additional].some(r => r.type === RRType.RRSIG), false)
   })
 
-  it('re-signs a change made through the rrsets API: the new address validates, the NXDOMAIN around a new name too', async () => {
+  it('re-signs a change made through the rrsets API: the new address validates, the NXDOMAIN around a new name too; IXFR carries the new signatures', async () => {
     const file = await anchor()
+    const soa = (await ask(port, ZONE, 'SOA')).answers.find(r => r.type === RRType.SOA)!
+    const before = readSoa(soa.rdata).serial
     assert.equal((await api('PUT', `/zones/${ZONE}/rrsets/A/www`, { ttl: 300, rdata: ['192.0.2.11'] })).status, 200)
     assert.equal((await api('POST', `/zones/${ZONE}/rrsets/A/new`, { ttl: 300, rdata: ['192.0.2.12'] })).status, 201)
     await served(`new.${ZONE}`, 'A', m => m.answers.some(r => r.type === RRType.A))
@@ -109,6 +116,12 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     assert.match(await validated(file, `new.${ZONE}`, 'A'), /192\.0\.2\.12/)
     await validated(file, `nex.${ZONE}`, 'A', true)
     await validated(file, `newer.${ZONE}`, 'A', true)
+    // The change as IXFR sends it (RFC 1995): incremental, the new address and its signature among the additions.
+    const ixfr = (await dig(port, ZONE, `IXFR=${before}`)).split('\n').filter(l => l !== '' && !l.startsWith(';'))
+    assert.ok(ixfr.some(l => new RegExp(`\\sSOA\\s.*\\s${before}\\s`).test(l)), `an incremental transfer from ${before}:\n${ixfr.join('\n')}`)
+    assert.ok(ixfr.some(l => /^www\.signed\.test\.\s.*\sA\s+192\.0\.2\.11$/.test(l)), ixfr.join('\n'))
+    assert.ok(ixfr.some(l => /^www\.signed\.test\.\s.*\sRRSIG\s+A\s/.test(l)), `the new signature over www A:\n${ixfr.join('\n')}`)
+    assert.ok(ixfr.some(l => /^new\.signed\.test\.\s.*\sNSEC\s/.test(l)), `the chain's new NSEC:\n${ixfr.join('\n')}`)
   })
 
   it('moves to NSEC3 (PATCH dnssecPolicy), whose denials validate; an AXFR of the signed zone passes dnssec-verify and kzonecheck', async () => {
@@ -119,9 +132,6 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     await validated(file, `nothing.${ZONE}`, 'A', true)
     await validated(file, `www.${ZONE}`, 'TXT', true)
     assert.match(await validated(file, `www.${ZONE}`, 'A'), /192\.0\.2\.11/)
-    // Transfers go to the zone's restrict list only: open it to loopback (a change of settings, not of records).
-    const opened = await api('PATCH', `/zones/${ZONE}`, { primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }] } })
-    assert.ok(opened.status === 200 || opened.status === 204, `${opened.status} ${await opened.text()}`)
     let axfr = ''
     await eventually(async () => {
       axfr = await dig(port, ZONE, 'AXFR', '+onesoa')
