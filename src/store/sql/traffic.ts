@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely'
 import type { Engine } from '../engine.ts'
-import type { Database, FailoverEventTable, ProbeTable } from '../schema.ts'
+import type { Database, FailoverEventTable, PoolObservationTable, ProbeResultTable, ProbeTable } from '../schema.ts'
 import type {
   FailoverEvent, FailoverEventQuery, PoolObservation, PoolRecordHealthRow, PoolRecordKey, ProbeDefinition, ProbeRun, ProbeRunQuery, ReportedRun, RunSummary, TrafficPool, TrafficStore
 } from '../store.ts'
@@ -48,9 +48,36 @@ function eventOf (r: FailoverEventTable): FailoverEvent {
 
 /** Probe runs written per statement (13 parameters a row). */
 const RUNS_PER_STATEMENT = 500
+/** The columns of a run's history row and of an agent's latest result, in the order the rows give them. */
+const RESULT_COLUMNS: ReadonlyArray<keyof ProbeResultTable> = ['day', 'at', 'zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent', 'region', 'probe_type', 'ok', 'message', 'duration_ms']
+const LATEST_COLUMNS: ReadonlyArray<keyof PoolObservationTable> = ['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent', 'region', 'ok', 'message', 'at']
+
+function resultRow (run: ProbeRun): ProbeResultTable {
+  return {
+    day: run.at.slice(0, 10),
+    at: run.at,
+    zone_id: run.zoneId,
+    owner_key: run.ownerKey,
+    rrtype: run.rrtype,
+    record: run.record,
+    probe_id: run.probeId,
+    agent: run.agent,
+    region: run.region,
+    probe_type: run.probeType,
+    ok: run.ok ? 1 : 0,
+    message: run.message,
+    duration_ms: Math.round(run.durationMs)
+  }
+}
+
+function latestRow (run: ProbeRun): PoolObservationTable {
+  return { zone_id: run.zoneId, owner_key: run.ownerKey, rrtype: run.rrtype, record: run.record, probe_id: run.probeId, agent: run.agent, region: run.region, ok: run.ok ? 1 : 0, message: run.message, at: run.at }
+}
+
+const placeholders = (n: number): string => Array.from({ length: n }, () => '?').join(', ')
 /** SQLite: one prepared statement a run (`Engine.runEach`), for the history row and for the latest result. */
-const INSERT_RUN = 'insert into probe_results (day, at, zone_id, owner_key, rrtype, record, probe_id, agent, region, probe_type, ok, message, duration_ms) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict do nothing'
-const UPSERT_LATEST = 'insert into pool_observations (zone_id, owner_key, rrtype, record, probe_id, agent, region, ok, message, at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ' +
+const INSERT_RUN = `insert into probe_results (${RESULT_COLUMNS.join(', ')}) values (${placeholders(RESULT_COLUMNS.length)}) on conflict do nothing`
+const UPSERT_LATEST = `insert into pool_observations (${LATEST_COLUMNS.join(', ')}) values (${placeholders(LATEST_COLUMNS.length)}) ` +
   'on conflict (zone_id, owner_key, rrtype, record, probe_id, agent) do update set region = excluded.region, ok = excluded.ok, message = excluded.message, at = excluded.at where pool_observations.at <= excluded.at'
 
 /** Per (pool record, probe, agent), the newest of `runs` (what replaces its latest result). */
@@ -179,39 +206,14 @@ export class SqlTrafficStore implements TrafficStore {
       if (runEach !== undefined) {
         // SQLite: prepared statements a row; building multi-row INSERTs through Kysely cost more
         // than SQLite's own work (BENCHMARKS.md, traffic).
-        runEach(INSERT_RUN, runs.map(run => [run.at.slice(0, 10), run.at, run.zoneId, run.ownerKey, run.rrtype, run.record, run.probeId, run.agent, run.region, run.probeType, run.ok ? 1 : 0, run.message, Math.round(run.durationMs)]))
-        runEach(UPSERT_LATEST, latestOf(runs).map(run => [run.zoneId, run.ownerKey, run.rrtype, run.record, run.probeId, run.agent, run.region, run.ok ? 1 : 0, run.message, run.at]))
+        runEach(INSERT_RUN, runs.map(run => { const row = resultRow(run); return RESULT_COLUMNS.map(c => row[c]) }))
+        runEach(UPSERT_LATEST, latestOf(runs).map(run => { const row = latestRow(run); return LATEST_COLUMNS.map(c => row[c]) }))
         return
       }
       for (let from = 0; from < runs.length; from += RUNS_PER_STATEMENT) {
         const part = runs.slice(from, from + RUNS_PER_STATEMENT)
-        await db.insertInto('probe_results').values(part.map(run => ({
-          day: run.at.slice(0, 10),
-          at: run.at,
-          zone_id: run.zoneId,
-          owner_key: run.ownerKey,
-          rrtype: run.rrtype,
-          record: run.record,
-          probe_id: run.probeId,
-          agent: run.agent,
-          region: run.region,
-          probe_type: run.probeType,
-          ok: run.ok ? 1 : 0,
-          message: run.message,
-          duration_ms: Math.round(run.durationMs)
-        }))).onConflict(oc => oc.doNothing()).execute()
-        await db.insertInto('pool_observations').values(latestOf(part).map(run => ({
-          zone_id: run.zoneId,
-          owner_key: run.ownerKey,
-          rrtype: run.rrtype,
-          record: run.record,
-          probe_id: run.probeId,
-          agent: run.agent,
-          region: run.region,
-          ok: run.ok ? 1 : 0,
-          message: run.message,
-          at: run.at
-        }))).onConflict(oc => oc.columns(['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent']).doUpdateSet({
+        await db.insertInto('probe_results').values(part.map(resultRow)).onConflict(oc => oc.doNothing()).execute()
+        await db.insertInto('pool_observations').values(latestOf(part).map(latestRow)).onConflict(oc => oc.columns(['zone_id', 'owner_key', 'rrtype', 'record', 'probe_id', 'agent']).doUpdateSet({
           region: sql`excluded.region`, ok: sql`excluded.ok`, message: sql`excluded.message`, at: sql`excluded.at`
         })
           // A run that finished after a newer one (a slow target) does not replace it.
