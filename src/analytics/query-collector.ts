@@ -33,6 +33,22 @@ export interface CollectorStats {
 }
 
 /**
+ * Wall-clock time less the monotonic clock (`Date.now() − performance.now()`), from a wall-clock
+ * reading taken between two monotonic ones less than half a millisecond apart: a thread paused
+ * between two plain readings (a busy machine) would put every time stamped until the next
+ * refresh off by the pause. After three tries without such a close pair, `previous` is kept.
+ */
+function clockOffset (previous?: number): number {
+  for (let i = 0; i < 3; i++) {
+    const before = performance.now()
+    const wall = Date.now()
+    const after = performance.now()
+    if (after - before < 0.5) return wall - (before + after) / 2
+  }
+  return previous ?? Date.now() - performance.now()
+}
+
+/**
  * The query capture of the answer path (`QueryCapture`): each answered query is written into
  * a preallocated columnar batch (a few typed-array stores, no allocation), and full batches,
  * or the partly filled one every `flushMs`, go to the sink from `setImmediate`, after the
@@ -54,7 +70,7 @@ export class QueryCollector implements QueryCapture {
    * clock reading per query gives both its time and its response time, and the times follow
    * changes of the wall clock within `flushMs`.
    */
-  private clockOffset = Date.now() - performance.now()
+  private clockOffset = clockOffset()
 
   private readonly sink: QuerySink
   private readonly opts: QueryCollectorOptions
@@ -67,7 +83,7 @@ export class QueryCollector implements QueryCapture {
     if (!(size >= 1) || !(count >= 1)) throw new RangeError('a query collector needs at least one batch of at least one query')
     for (let i = 0; i < count; i++) this.free.push(new QueryBatch(size, opts.node))
     this.timer = setInterval(() => {
-      this.clockOffset = Date.now() - performance.now()
+      this.clockOffset = clockOffset(this.clockOffset)
       this.handOver()
     }, opts.flushMs ?? 1000)
     this.timer.unref()
