@@ -17,7 +17,8 @@ import { isDnssecType } from './dnssec/types.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { tsigKeyOf } from './tsig-key.ts'
-import { packUploadOffThread, unpackRrsets, type PackedUpload } from './upload-records.ts'
+import { unpackRrsets } from './packed-rrsets.ts'
+import { packUploadOffThread, type PackedUpload } from './upload-records.ts'
 import { RRType } from '../zone/rrtype.ts'
 
 type Json = Record<string, unknown>
@@ -233,7 +234,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
       settings
     })
     if (packed === undefined) await tx.rrsets.insertMany(zone.id, rrsets)
-    else for (const chunk of unpackRrsets(packed, INSERT_CHUNK)) await tx.rrsets.insertMany(zone.id, chunk)
+    else for (const chunk of unpackRrsets(packed.bytes, INSERT_CHUNK)) await tx.rrsets.insertMany(zone.id, chunk)
     await recordChange(tx, caller.actor, {
       accountId: account.accountId,
       accountName: account.accountName,

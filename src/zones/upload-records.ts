@@ -1,5 +1,4 @@
 import { ZonalError } from '../errors/catalog.ts'
-import type { StoredRrset } from '../store/store.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import { parseName, type WireName } from '../zone/name.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
@@ -7,9 +6,9 @@ import type { ZoneProblem, ZoneRecord } from '../zone/record.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { countZoneFile, type ZoneFileCount } from '../zonefile/count.ts'
 import { parseZoneText } from '../zonefile/parser.ts'
-import { ByteReader, ByteWriter } from '../util/byte-pack.ts'
 import { offloaded } from '../util/worker-pool.ts'
 import { checkZoneSize, DEFAULT_ZONE_LIMITS, type ZoneLimits } from './limits.ts'
+import { packRrsets } from './packed-rrsets.ts'
 import { toStoredRrsets } from './records.ts'
 
 /** Problems of an uploaded file as one 400 listing each with its line. */
@@ -35,7 +34,7 @@ export function uploadedRecords (text: string, origin: WireName, limits: Pick<Zo
   return checked.records
 }
 
-/** An uploaded zone's rrsets packed into one buffer ({@link unpackRrsets}), with what the zone row needs. */
+/** An uploaded zone's rrsets packed into one buffer (`packed-rrsets.ts`), with what the zone row needs. */
 export interface PackedUpload {
   /** The SOA serial (0 without a SOA). */
   serial: number
@@ -58,19 +57,7 @@ export function packUpload (text: string, zoneName: string, limits: Pick<ZoneLim
   const records = uploadedRecords(text, parseName(zoneName), limits)
   const soa = records.find(r => r.type === RRType.SOA)
   const rrsets = toStoredRrsets(records)
-  const w = new ByteWriter(Math.max(1 << 16, text.length * 2))
-  for (const r of rrsets) {
-    w.string(r.ownerKey)
-    w.string(r.ownerName)
-    w.u16(r.type)
-    w.u32(r.ttl)
-    w.u32(r.rdata.length)
-    for (let i = 0; i < r.rdata.length; i++) {
-      w.bytes(r.rdata[i]!)
-      w.string(r.rdataText[i]!)
-    }
-  }
-  return { serial: soa === undefined ? 0 : readSoa(soa.rdata).serial, recordCount: records.length, rrsetCount: rrsets.length, bytes: w.finish() }
+  return { serial: soa === undefined ? 0 : readSoa(soa.rdata).serial, recordCount: records.length, rrsetCount: rrsets.length, bytes: packRrsets(rrsets, Math.max(1 << 16, text.length * 2)) }
 }
 
 /**
@@ -95,28 +82,3 @@ export const checkUploadSizeOffThread = offloaded<typeof checkUploadSize>(new UR
 
 /** {@link packUpload} in the shared worker pool: the API's event loop stays free while a file is parsed. */
 export const packUploadOffThread = offloaded<typeof packUpload>(new URL(import.meta.url), 'packUpload')
-
-/** The rrsets of a {@link PackedUpload}, `chunk` at a time (rdata are views into its buffer). */
-export function * unpackRrsets (packed: PackedUpload, chunk: number): Generator<StoredRrset[]> {
-  const r = new ByteReader(packed.bytes)
-  let out: StoredRrset[] = []
-  while (!r.done) {
-    const ownerKey = r.string()
-    const ownerName = r.string()
-    const type = r.u16()
-    const ttl = r.u32()
-    const n = r.u32()
-    const rdata: Uint8Array[] = []
-    const rdataText: string[] = []
-    for (let i = 0; i < n; i++) {
-      rdata.push(r.bytes())
-      rdataText.push(r.string())
-    }
-    out.push({ ownerKey, ownerName, type, ttl, rdata, rdataText, profile: null })
-    if (out.length >= chunk) {
-      yield out
-      out = []
-    }
-  }
-  if (out.length > 0) yield out
-}

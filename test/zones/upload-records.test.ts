@@ -3,7 +3,8 @@ import { describe, it } from 'node:test'
 import { isZonalError } from '../../src/errors/catalog.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { toStoredRrsets } from '../../src/zones/records.ts'
-import { packUpload, packUploadOffThread, unpackRrsets, uploadedRecords } from '../../src/zones/upload-records.ts'
+import { unpackRrsets } from '../../src/zones/packed-rrsets.ts'
+import { packUpload, packUploadOffThread, uploadedRecords } from '../../src/zones/upload-records.ts'
 
 const ZONE = `$TTL 300
 @ IN SOA ns1 hostmaster 2024010101 3600 900 604800 300
@@ -23,7 +24,7 @@ describe('packUpload', () => {
     assert.equal(packed.serial, 2024010101)
     assert.equal(packed.recordCount, 7) // the duplicate www A kept once
     assert.equal(packed.rrsetCount, expected.length)
-    const chunks = [...unpackRrsets(packed, 2)]
+    const chunks = [...unpackRrsets(packed.bytes, 2)]
     assert.deepEqual(chunks.map(c => c.length), [2, 2, 2])
     const got = chunks.flat().map(r => ({ ...r, rdata: r.rdata.map(b => [...b]) }))
     assert.deepEqual(got, expected.map(r => ({ ...r, rdata: r.rdata.map(b => [...b]) })))

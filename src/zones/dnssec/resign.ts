@@ -25,6 +25,12 @@ export interface DnssecSigner {
   keys?: readonly OpenKey[]
   /** Rrsets (any type, DNSKEY included) whose signatures are made again though they did not change: the refresh before expiry. */
   refresh?: ReadonlyArray<{ ownerKey: string, type: number }>
+  /**
+   * With `whole`: the zone's DNSSEC rrsets already signed from its records as they are (by
+   * `signPackedZone`, off the request's thread, with the same keys and policy). Only the new SOA
+   * is signed again here; when the change holds anything else, the zone is signed afresh instead.
+   */
+  signed?: ReadonlyMap<string, StoredRrset>
 }
 
 /** Rrsets read per statement while a whole zone is read. */
@@ -52,7 +58,9 @@ export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>,
   const origin = parseName(zone.name)
   const at = Math.floor(now.getTime() / 1000)
   const signing = signingPolicyOf(policy)
-  if (signer.whole === true || needsWhole(net, canonicalSortKey(origin))) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at)
+  const apexKey = canonicalSortKey(origin)
+  if (signer.whole === true && signer.signed !== undefined && onlySerialMoved(net, apexKey)) return await precomputedChanges(tx, zone.id, origin, net, signer.signed, keys, signing, at)
+  if (signer.whole === true || needsWhole(net, apexKey)) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at)
   return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [])
 }
 
@@ -65,6 +73,46 @@ function needsWhole (net: ReadonlyMap<string, RrsetChange>, apexKey: string): bo
     if (r.type === RRType.SOA && before !== undefined && after !== undefined && denialTtl(before) !== denialTtl(after)) return true
   }
   return false
+}
+
+/** Whether a change holds nothing but the apex SOA, its denial TTL kept (a serial bump). */
+function onlySerialMoved (net: ReadonlyMap<string, RrsetChange>, apexKey: string): boolean {
+  for (const { before, after } of net.values()) {
+    const r = after ?? before
+    if (r === undefined || r.type !== RRType.SOA || r.ownerKey !== apexKey || before === undefined || after === undefined || denialTtl(before) !== denialTtl(after)) return false
+  }
+  return true
+}
+
+/**
+ * The DNSSEC rrsets signed before the transaction (`signed`) with the SOA of this change signed
+ * again (its serial moved since), and the differences from the stored ones.
+ */
+async function precomputedChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, signed: ReadonlyMap<string, StoredRrset>, keys: readonly OpenKey[], signing: SigningPolicy, at: number): Promise<RrsetChange[]> {
+  const next = new Map(signed)
+  const zsks = keys.filter(k => k.row.role === 'ZSK' && k.row.state === 'ACTIVE').map(k => k.key)
+  for (const { after: soa } of net.values()) {
+    if (soa === undefined) continue
+    const key = rrsetKey(soa.ownerKey, RRType.RRSIG)
+    const sigs = next.get(key)
+    const window = signatureWindow(signing, at, origin, RRType.SOA)
+    const fresh = zsks.map(k => signRrset(origin, origin, RRType.SOA, soa.ttl, soa.rdata, k, window))
+    next.set(key, rrsetOf(soa, RRType.RRSIG, Math.min(sigs?.ttl ?? soa.ttl, soa.ttl), [...(sigs?.rdata ?? []).filter(d => coveredType(d) !== RRType.SOA), ...fresh]))
+  }
+  return differences(await storedDnssecRrsets(tx, zoneId), next)
+}
+
+/** Every DNSSEC rrset the zone holds (read a page at a time). */
+export async function storedDnssecRrsets (tx: Store, zoneId: string): Promise<Map<string, StoredRrset>> {
+  const out = new Map<string, StoredRrset>()
+  let after: { ownerKey: string, type: number } | undefined
+  for (;;) {
+    const page = await tx.rrsets.listWire(zoneId, PAGE, after)
+    for (const w of page) if (isDnssecType(w.type)) out.set(rrsetKey(w.ownerKey, w.type), { ...w, rdataText: [] })
+    if (page.length < PAGE) return out
+    const last = page[page.length - 1]!
+    after = { ownerKey: last.ownerKey, type: last.type }
+  }
 }
 
 /** The change of each rrset whose new value differs from the stored one. */

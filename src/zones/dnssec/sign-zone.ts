@@ -1,14 +1,18 @@
 import { auditRecord, diffFields, type Actor, type Change } from '../../audit/recorder.ts'
-import type { SecretBox } from '../../auth/secrets.ts'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { TaskRow } from '../../store/schema.ts'
 import type { DnssecKey, DnssecPolicy, Store, StoredRrset, ZoneWithAccount } from '../../store/store.ts'
 import { bumpSerial, type RrsetChange } from '../serial-bump.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../context.ts'
+import { exportPrivateKey } from '../../zone/dnssec/keys.ts'
+import { unpackRrsets } from '../packed-rrsets.ts'
 import { newKey, openKey, type OpenKey } from './keyring.ts'
 import { policyChange, requestedPolicy } from './policy.ts'
+import { storedDnssecRrsets } from './resign.ts'
+import { packedZoneRecords, signPackedZoneOffThread } from './sign-off-thread.ts'
+import { rrsetKey } from './signing.ts'
 import { nextEvent } from './schedule.ts'
-import { DNSSEC_TYPES, isDnssecType, UNSIGNABLE_POOLS } from './types.ts'
+import { DNSSEC_TYPES, UNSIGNABLE_POOLS } from './types.ts'
 import { policyDocument } from './view.ts'
 
 /** The task kind of a signing change run in the background. */
@@ -108,31 +112,49 @@ export async function requestDnssec (deps: ZoneDeps, caller: Caller, name: strin
 
 const KSK_AND_ZSK = ['KSK', 'ZSK'] as const
 
-/** New active keys of the zone under `policy` (generated before the transaction: RSA takes a while). */
-function freshKeys (zoneId: string, policy: DnssecPolicy, secrets: SecretBox, now: Date): OpenKey[] {
+/** New active keys of the zone under the request's policy, made before the transaction (RSA takes a while). */
+function prepareSigning (deps: DnssecDeps, p: DnssecTaskPayload & { policy: DnssecPolicy }, now: Date): PreparedSigning {
   const at = now.toISOString()
-  return KSK_AND_ZSK.map(role => newKey(zoneId, role, policy, secrets, 'ACTIVE', { createdAt: at, publishedAt: at, activeAt: at }))
+  return { policy: p.policy, keys: KSK_AND_ZSK.map(role => newKey(p.zoneId, role, p.policy, deps.secrets, 'ACTIVE', { createdAt: at, publishedAt: at, activeAt: at })) }
 }
+
+/** A signing change prepared before its transaction: the new keys, and the zone signed off the main thread. */
+export interface PreparedSigning {
+  policy: DnssecPolicy
+  /** New keys (a sign, or a re-sign with another algorithm); undefined: the zone's stored keys. */
+  keys?: OpenKey[]
+  /** The zone's DNSSEC rrsets signed from its records at `version` (used only if the zone is still at it). */
+  signed?: { version: number, rrsets: ReadonlyMap<string, StoredRrset> }
+}
+
+/** The zone changed after it was signed off the main thread: sign it again. */
+class ZoneMovedOn extends Error {}
+
+/** Times a large zone is signed again off the main thread when it changed meanwhile, before it is signed inside the transaction. */
+const PRECOMPUTE_TRIES = 3
 
 /**
  * Run a signing change in one transaction (the request's, or its task's): the zone locked and
  * checked again, the keys and policy written, the DNSSEC rrsets written (or removed) with the
  * SOA serial bump that journals them (`bumpSerial`), `dnssec_status` set, one audit record.
+ * `prepared` carries what was done before the transaction ({@link runDnssecTask}); without it,
+ * the keys are made and the zone signed here.
  *
  * @returns the zone's name and what was done, for the task's message.
  */
-export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload): Promise<{ zone: string, records: number }> {
+export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload, prepared?: PreparedSigning): Promise<{ zone: string, records: number }> {
   const now = deps.clock()
-  const prepared = p.operation === 'UNSIGN' || p.policy === null ? undefined : { policy: p.policy, keys: freshKeys(p.zoneId, p.policy, deps.secrets, now) }
+  if (prepared === undefined && p.operation !== 'UNSIGN' && p.policy !== null) prepared = prepareSigning(deps, { ...p, policy: p.policy }, now)
   return await deps.store.transaction(async (tx) => {
     const zone = await tx.zones.lockById(p.zoneId)
     if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    if (prepared?.signed !== undefined && prepared.signed.version !== zone.version) throw new ZoneMovedOn()
     const audit = (changes: Change[]) => (_serial: number) => auditRecord(p.actor, {
       accountId: zone.account_id, accountName: zone.account_name, objectType: 'DNSSEC', changeType: p.operation, object: zone.name, parent: zone.name, changes, changeComment: p.comment
     })
     if (p.operation === 'UNSIGN') {
       if (zone.dnssec_status !== 'SIGNED') throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
-      const removed = await storedDnssec(tx, zone.id)
+      const removed = [...(await storedDnssecRrsets(tx, zone.id)).values()]
       await tx.dnssec.deleteKeys(zone.id)
       await tx.dnssec.delete(zone.id)
       await bumpSerial(tx, zone, now, 0, removed.map(before => ({ before })), undefined, {
@@ -144,12 +166,14 @@ export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload): Promis
     }
     if (prepared === undefined) throw new Error('a signing change without its policy')
     const { policy } = prepared
+    const fresh = prepared.keys
     let keys: OpenKey[]
     const changes: Change[] = []
     if (p.operation === 'SIGN') {
       if (zone.dnssec_status === 'SIGNED') throw new ZonalError('DNSSEC_ZONE_ALREADY_SIGNED')
       await checkSignable(tx, zone)
-      keys = prepared.keys
+      if (fresh === undefined) throw new Error('a zone signed without new keys')
+      keys = fresh
       for (const k of keys) await tx.dnssec.addKey(k.row)
       changes.push({ name: 'dnssecStatus', from: 'UNSIGNED', to: 'SIGNED' })
       await tx.dnssec.save({ zoneId: zone.id, policy, signedAt: now.toISOString(), modifiedAt: now.toISOString(), nextEventAt: null })
@@ -160,8 +184,9 @@ export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload): Promis
       const stored = await tx.dnssec.keys(zone.id)
       if (policyChange(state.policy, policy).newKeys) {
         // Another algorithm: the old keys go at once (the parent's DS must be replaced; GET shows the new ones).
+        if (fresh === undefined) throw new Error('a zone signed with another algorithm without new keys')
         for (const k of stored) await tx.dnssec.updateKey(k.id, { state: 'REMOVED', removedAt: now.toISOString() })
-        keys = prepared.keys
+        keys = fresh
         for (const k of keys) await tx.dnssec.addKey(k.row)
         changes.push({ name: 'keys', from: describeKeys(stored), to: describeKeys(keys.map(k => k.row)) })
       } else {
@@ -172,7 +197,7 @@ export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload): Promis
     }
     await bumpSerial(tx, zone, now, 0, [], undefined, {
       zone: { dnssec_status: 'SIGNED' },
-      dnssec: { secrets: deps.secrets, whole: true, policy, keys },
+      dnssec: { secrets: deps.secrets, whole: true, policy, keys, ...(prepared.signed === undefined ? {} : { signed: prepared.signed.rrsets }) },
       audit: audit(changes)
     })
     await tx.dnssec.schedule(zone.id, await nextEvent(tx, zone.id, policy, now))
@@ -180,22 +205,43 @@ export async function runDnssec (deps: DnssecDeps, p: DnssecTaskPayload): Promis
   })
 }
 
+/**
+ * A signing change of a large zone, as its task runs it (`reportProgress`: the task's message and
+ * fraction): the records read and the zone signed in a worker thread before the transaction,
+ * which then writes the result, so neither the API's event loop nor the zone's lock waits for the
+ * signing. A zone changed meanwhile is read and signed again (at most {@link PRECOMPUTE_TRIES}
+ * times, then inside the transaction). Unsigning only deletes, in the transaction.
+ */
+export async function runDnssecTask (deps: DnssecDeps, p: DnssecTaskPayload, reportProgress: (message: string, fraction: number) => Promise<void>): Promise<{ zone: string, records: number }> {
+  if (p.operation === 'UNSIGN' || p.policy === null) return await runDnssec(deps, p)
+  const policy = p.policy
+  const prepared = prepareSigning(deps, { ...p, policy }, deps.clock())
+  for (let attempt = 0; attempt < PRECOMPUTE_TRIES; attempt++) {
+    const zone = await deps.store.zones.findById(p.zoneId)
+    if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    // The keys the transaction will sign with: new ones, or the stored ones when a re-sign keeps the algorithm.
+    const state = p.operation === 'RESIGN' ? await deps.store.dnssec.find(zone.id) : undefined
+    const keys = state === undefined || policyChange(state.policy, policy).newKeys ? prepared.keys! : (await deps.store.dnssec.keys(zone.id)).map(k => openKey(k, deps.secrets))
+    await reportProgress(`Reading the ${zone.record_count} records of ${zone.name}`, 0.05)
+    const records = await packedZoneRecords(deps.store, zone.id)
+    await reportProgress(`Signing ${records.rrsets} rrsets of ${zone.name}`, 0.2)
+    const at = Math.floor(deps.clock().getTime() / 1000)
+    const packed = await signPackedZoneOffThread(zone.name, records.bytes, keys.map(k => ({ row: k.row, pkcs8: exportPrivateKey(k.key) })), policy, at)
+    const rrsets = new Map<string, StoredRrset>()
+    for (const chunk of unpackRrsets(packed, 5000)) for (const r of chunk) rrsets.set(rrsetKey(r.ownerKey, r.type), r)
+    await reportProgress(`Writing ${rrsets.size} signed rrsets of ${zone.name}`, 0.8)
+    try {
+      return await runDnssec(deps, p, { ...prepared, signed: { version: zone.version, rrsets } })
+    } catch (err) {
+      if (!(err instanceof ZoneMovedOn)) throw err
+    }
+  }
+  return await runDnssec(deps, p, prepared)
+}
+
 /** The keys as the audit log shows them: role, algorithm and key tag (never key material). */
 function describeKeys (keys: readonly DnssecKey[]): string[] {
   return keys.filter(k => k.state !== 'REMOVED').map(k => `${k.role} ${k.algorithm} ${k.keyTag}`)
-}
-
-/** Every DNSSEC rrset the zone holds (read a page at a time). */
-export async function storedDnssec (tx: Store, zoneId: string): Promise<StoredRrset[]> {
-  const out: StoredRrset[] = []
-  let after: { ownerKey: string, type: number } | undefined
-  for (;;) {
-    const page = await tx.rrsets.listWire(zoneId, 5000, after)
-    for (const w of page) if (isDnssecType(w.type)) out.push({ ...w, rdataText: [] })
-    if (page.length < 5000) return out
-    const last = page[page.length - 1]!
-    after = { ownerKey: last.ownerKey, type: last.type }
-  }
 }
 
 export type { RrsetChange }

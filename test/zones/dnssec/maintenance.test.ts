@@ -9,48 +9,18 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { SecretBox } from '../../../src/auth/secrets.ts'
 import type { Store, Zone } from '../../../src/store/store.ts'
-import { keyTagOf } from '../../../src/zone/dnssec/keys.ts'
-import { verifyRrsig } from '../../../src/zone/dnssec/sign.ts'
-import { wireKey } from '../../../src/zone/name.ts'
-import type { ZoneRecord } from '../../../src/zone/record.ts'
 import { RRType } from '../../../src/zone/rrtype.ts'
-import { readZoneRecords } from '../../../src/zones/records.ts'
 import { DnssecMaintenance } from '../../../src/zones/dnssec/maintenance.ts'
 import { policyWith } from '../../../src/zones/dnssec/policy.ts'
 import { runDnssec } from '../../../src/zones/dnssec/sign-zone.ts'
 import { coveredType, rrsigExpiration } from '../../../src/zones/dnssec/signing.ts'
 import { engineCases, freshStore } from '../../helpers/engines.ts'
+import { checkSignatures, storedRecords } from '../../helpers/signed-store.ts'
 import { sampleZone, storeZone } from '../../helpers/stored-zones.ts'
 
 const DAY = 86_400_000
 const secrets = new SecretBox('maintenance test key')
 const silent = { info: () => {}, warn: (_o: object, msg: string) => { throw new Error(msg) } }
-
-async function records (store: Store, zoneId: string): Promise<ZoneRecord[]> {
-  const out: ZoneRecord[] = []
-  for await (const r of readZoneRecords(store, zoneId)) out.push(r)
-  return out
-}
-
-/** Every RRSIG verifies at `now` over its rrset with the DNSKEY of its key tag; returns the RRSIGs. */
-async function checkSignatures (store: Store, zoneId: string, now: Date): Promise<Uint8Array[]> {
-  const all = await records(store, zoneId)
-  const sets = new Map<string, ZoneRecord[]>()
-  for (const r of all) {
-    const k = `${wireKey(r.owner)}/${r.type}`
-    sets.set(k, [...(sets.get(k) ?? []), r])
-  }
-  const dnskeys = all.filter(r => r.type === RRType.DNSKEY).map(r => r.rdata)
-  const sigs = all.filter(r => r.type === RRType.RRSIG)
-  for (const sig of sigs) {
-    const covered = sets.get(`${wireKey(sig.owner)}/${coveredType(sig.rdata)}`)!
-    const tag = (sig.rdata[16]! << 8) | sig.rdata[17]!
-    const key = dnskeys.find(d => keyTagOf(d) === tag)
-    assert.ok(key !== undefined, `the key ${tag} of a signature is published`)
-    assert.ok(verifyRrsig(sig.owner, coveredType(sig.rdata), covered[0]!.ttl, covered.map(r => r.rdata), sig.rdata, key, Math.floor(now.getTime() / 1000)), `a signature over type ${coveredType(sig.rdata)} verifies`)
-  }
-  return sigs.map(s => s.rdata)
-}
 
 for (const engine of await engineCases()) {
   describe(`${engine.name}: DNSSEC maintenance`, { skip: engine.skip }, () => {
@@ -93,7 +63,7 @@ for (const engine of await engineCases()) {
       let keys = await store.dnssec.keys(zone.id)
       const fresh = keys.find(k => k.role === 'ZSK' && k.state === 'PUBLISHED')
       assert.ok(fresh !== undefined, 'a new ZSK is published')
-      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3)
+      assert.equal((await storedRecords(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3)
       let sigs = await checkSignatures(store, zone.id, now)
       assert.ok(sigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === oldZsk!.keyTag), 'the old ZSK still signs')
 
@@ -104,12 +74,12 @@ for (const engine of await engineCases()) {
       assert.equal(keys.find(k => k.id === oldZsk!.id)?.state, 'RETIRED')
       sigs = await checkSignatures(store, zone.id, now)
       assert.ok(sigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === fresh.keyTag), 'the new ZSK signs')
-      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3, 'the old ZSK stays published')
+      assert.equal((await storedRecords(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3, 'the old ZSK stays published')
 
       now = new Date(Date.parse(keys.find(k => k.id === oldZsk!.id)!.removedAt!) + 1000)
       await run()
       assert.equal((await store.dnssec.keys(zone.id)).find(k => k.id === oldZsk!.id), undefined)
-      assert.equal((await records(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 2)
+      assert.equal((await storedRecords(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 2)
       await checkSignatures(store, zone.id, now)
     })
 

@@ -1,0 +1,59 @@
+import type { DnssecKey, DnssecPolicy, Store } from '../../store/store.ts'
+import { importZoneKey } from '../../zone/dnssec/keys.ts'
+import { signZone } from '../../zone/dnssec/zone-signer.ts'
+import { parseName } from '../../zone/name.ts'
+import type { ZoneRecord } from '../../zone/record.ts'
+import { offloaded } from '../../util/worker-pool.ts'
+import { packRrsets, unpackRrsets, type PackableRrset } from '../packed-rrsets.ts'
+import { groupRrsets, signingKeysOf, signingPolicyOf } from './signing.ts'
+import { isDnssecType } from './types.ts'
+
+/** A key as it crosses to the signing thread: its row (role, state, DNSKEY fields) and its private key, PKCS#8 DER. */
+export interface KeyForThread {
+  row: DnssecKey
+  pkcs8: Uint8Array
+}
+
+/** Rrsets read per statement while a zone's records are read for signing. */
+const PAGE = 5000
+
+/**
+ * The records of a zone (its DNSSEC rrsets left out) packed for the signing thread, read a page
+ * at a time.
+ */
+export async function packedZoneRecords (store: Store, zoneId: string): Promise<{ bytes: Uint8Array, rrsets: number }> {
+  const rrsets: PackableRrset[] = []
+  let after: { ownerKey: string, type: number } | undefined
+  for (;;) {
+    const page = await store.rrsets.listWire(zoneId, PAGE, after)
+    for (const w of page) if (!isDnssecType(w.type)) rrsets.push(w)
+    if (page.length < PAGE) break
+    const last = page[page.length - 1]!
+    after = { ownerKey: last.ownerKey, type: last.type }
+  }
+  return { bytes: packRrsets(rrsets), rrsets: rrsets.length }
+}
+
+/**
+ * Sign a whole zone (`signZone`) from its packed records ({@link packedZoneRecords}) with `keys`
+ * under `policy` at `at` (seconds since the epoch): every DNSSEC rrset of the signed zone, grouped
+ * as stored (record text included), packed (`packed-rrsets.ts`). The CPU-heavy part of signing a
+ * large zone, made to run in a worker thread ({@link signPackedZoneOffThread}).
+ *
+ * @throws DnssecError as `signZone` (no SOA, a key the policy cannot use)
+ */
+export function signPackedZone (zoneName: string, records: Uint8Array, keys: readonly KeyForThread[], policy: DnssecPolicy, at: number): Uint8Array {
+  const list: ZoneRecord[] = []
+  for (const chunk of unpackRrsets(records, PAGE)) {
+    for (const r of chunk) {
+      const owner = parseName(r.ownerName)
+      for (const rdata of r.rdata) list.push({ owner, type: r.type, ttl: r.ttl, rdata })
+    }
+  }
+  const open = keys.map(({ row, pkcs8 }) => ({ row, key: importZoneKey({ role: row.role, algorithm: row.algorithm, flags: row.flags, bits: row.bits, publicKey: row.publicKey, privateKeyPkcs8: pkcs8 }) }))
+  const signed = signZone(parseName(zoneName), list, signingKeysOf(open), signingPolicyOf(policy), at)
+  return packRrsets(groupRrsets(signed).values())
+}
+
+/** {@link signPackedZone} in the shared worker pool: the API's event loop keeps answering while a large zone is signed. */
+export const signPackedZoneOffThread = offloaded<typeof signPackedZone>(new URL(import.meta.url), 'signPackedZone')
