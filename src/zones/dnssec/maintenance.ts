@@ -4,8 +4,9 @@ import { RRType } from '../../zone/rrtype.ts'
 import type { Clock } from '../../util/time.ts'
 import { PeriodicJob } from '../../util/periodic-job.ts'
 import { bumpSerial } from '../serial-bump.ts'
-import { openKey } from './keyring.ts'
-import { applyKeySteps, keyStepsDue } from './rollover.ts'
+import { openKey, type OpenKey } from './keyring.ts'
+import { applyKeySteps, keyStepsDue, newKeysOf, type KeySteps } from './rollover.ts'
+import { signZoneOffThread, type SignedZone } from './sign-off-thread.ts'
 import { nextEventAt, REFRESH_FRACTION } from './schedule.ts'
 import { coveredType, rrsigExpiration } from './signing.ts'
 
@@ -54,14 +55,47 @@ async function signatureState (tx: Store, zoneId: string): Promise<{ expiring: A
   }
 }
 
+/** Key steps made ready before their transaction: the keys they add and the zone signed with the keys they leave. */
+export interface PreparedKeySteps {
+  steps: KeySteps
+  added: OpenKey[]
+  signed: SignedZone
+}
+
+/**
+ * The key steps due on a zone at `now`, prepared outside any transaction: the keys they add
+ * generated, and the zone signed in a worker thread with the keys as the steps leave them (every
+ * signature is made again when the keys change). Undefined when nothing is due.
+ */
+export async function prepareKeySteps (store: Store, secrets: SecretBox, zoneId: string, now: Date): Promise<PreparedKeySteps | undefined> {
+  const zone = await store.zones.findById(zoneId)
+  const state = await store.dnssec.find(zoneId)
+  if (zone === undefined || state === undefined || zone.dnssec_status !== 'SIGNED' || zone.status !== 'ACTIVE') return undefined
+  const rows = await store.dnssec.keys(zoneId)
+  const { maxTtl } = await signatureState(store, zoneId)
+  const steps = keyStepsDue(rows, state.policy, now, Math.max(maxTtl, state.policy.dnskeyTtl))
+  if (steps.add.length === 0 && steps.change.length === 0) return undefined
+  const added = newKeysOf(zoneId, steps, state.policy, secrets, now)
+  const after = rows.map(row => ({ row: { ...row, ...steps.change.find(c => c.id === row.id)?.changes }, key: openKey(row, secrets).key }))
+  const signed = await signZoneOffThread(store, zoneId, [...after, ...added], state.policy, Math.floor(now.getTime() / 1000))
+  return signed === undefined || signed.version !== zone.version ? undefined : { steps, added, signed }
+}
+
+/** Whether two sets of key steps are the same (the same keys to add, the same changes). */
+function sameSteps (a: KeySteps, b: KeySteps): boolean {
+  return JSON.stringify([a.add, a.change]) === JSON.stringify([b.add, b.change])
+}
+
 /**
  * One signed zone's turn, in one transaction: its key steps when some are due (`keyStepsDue`:
- * each signs the whole zone again), else the signatures expiring within a quarter of the
+ * each signs the whole zone again, in a worker thread before the transaction when the zone does
+ * not change meanwhile), else the signatures expiring within a quarter of the
  * validity made again, at most {@link REFRESH_BATCH} rrsets (the most urgent first; the rest at
  * the next run), through `bumpSerial` like any change (journal, IXFR, other nodes). The zone's
  * next due time is written.
  */
 export async function maintainZone (store: Store, secrets: SecretBox, zoneId: string, now: Date): Promise<ZoneMaintenance> {
+  const prepared = await prepareKeySteps(store, secrets, zoneId, now)
   return await store.transaction(async (tx) => {
     const zone = await tx.zones.lockById(zoneId)
     const state = await tx.dnssec.find(zoneId)
@@ -71,7 +105,9 @@ export async function maintainZone (store: Store, secrets: SecretBox, zoneId: st
     const { expiring, maxTtl } = await signatureState(tx, zoneId)
     const steps = keyStepsDue(rows, policy, now, Math.max(maxTtl, policy.dnskeyTtl))
     if (steps.add.length > 0 || steps.change.length > 0) {
-      await applyKeySteps(tx, { store: tx, secrets, clock: () => now }, zoneId, steps, ACTOR, 'KEY_ROLLOVER', null, now)
+      // Signed before the transaction if the zone is still as it was then (the same version, so the same steps).
+      const ready = prepared !== undefined && prepared.signed.version === zone.version && sameSteps(prepared.steps, steps) ? prepared : undefined
+      await applyKeySteps(tx, { store: tx, secrets, clock: () => now }, zoneId, steps, ACTOR, 'KEY_ROLLOVER', null, now, ready)
       return { steps: steps.notes, refreshed: 0 }
     }
     const at = Math.floor(now.getTime() / 1000)

@@ -5,6 +5,7 @@ import { bumpSerial } from '../serial-bump.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../context.ts'
 import { newKey, openKey, type OpenKey } from './keyring.ts'
 import { nextEventAt } from './schedule.ts'
+import type { SignedZone } from './sign-off-thread.ts'
 import type { DnssecDeps } from './sign-zone.ts'
 import type { Actor } from '../../audit/recorder.ts'
 
@@ -77,24 +78,31 @@ export function keyStepsDue (keys: readonly DnssecKey[], policy: DnssecPolicy, n
   return steps
 }
 
+/** The keys `steps` add, generated under `policy` (their times from `now`). */
+export function newKeysOf (zoneId: string, steps: KeySteps, policy: DnssecPolicy, secrets: DnssecDeps['secrets'], now: Date): OpenKey[] {
+  return steps.add.map(a => newKey(zoneId, a.role, policy, secrets, a.state, { createdAt: now.toISOString(), publishedAt: now.toISOString(), activeAt: a.activeAt }))
+}
+
 /**
  * Apply key steps in the caller's transaction: new keys written, stored ones changed, the
  * whole zone signed again with the resulting keys (the DNSKEY rrset and every signature), with
- * the serial bump and one audit record; the zone's next event rescheduled.
+ * the serial bump and one audit record; the zone's next event rescheduled. `prepared`: the keys
+ * the steps add and the zone already signed with the resulting keys, at the zone's current
+ * version (then only the SOA is signed here).
  *
  * @returns the keys added.
  */
-export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string, steps: KeySteps, actor: Actor, changeType: string, comment: string | null, now: Date): Promise<DnssecKey[]> {
+export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string, steps: KeySteps, actor: Actor, changeType: string, comment: string | null, now: Date, prepared?: { added: OpenKey[], signed: SignedZone }): Promise<DnssecKey[]> {
   const zone = await tx.zones.lockById(zoneId)
   if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
   const state = await tx.dnssec.find(zoneId)
   if (zone.dnssec_status !== 'SIGNED' || state === undefined) throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
-  const added: OpenKey[] = steps.add.map(a => newKey(zoneId, a.role, state.policy, deps.secrets, a.state, { createdAt: now.toISOString(), publishedAt: now.toISOString(), activeAt: a.activeAt }))
+  const added = prepared?.added ?? newKeysOf(zoneId, steps, state.policy, deps.secrets, now)
   for (const k of added) await tx.dnssec.addKey(k.row)
   for (const c of steps.change) await tx.dnssec.updateKey(c.id, c.changes)
   const keys = (await tx.dnssec.keys(zoneId)).map(k => openKey(k, deps.secrets))
   await bumpSerial(tx, zone, now, 0, [], undefined, {
-    dnssec: { secrets: deps.secrets, whole: true, policy: state.policy, keys },
+    dnssec: { secrets: deps.secrets, whole: true, policy: state.policy, keys, ...(prepared === undefined ? {} : { signed: prepared.signed.rrsets }) },
     audit: () => auditRecord(actor, { accountId: zone.account_id, accountName: zone.account_name, objectType: 'DNSSEC', changeType, object: zone.name, parent: zone.name, changes: steps.notes.map(n => ({ name: 'keys', to: n })), changeComment: comment })
   })
   await tx.dnssec.schedule(zoneId, nextEventAt(keys.map(k => k.row), state.policy, now), now.toISOString())

@@ -1,11 +1,12 @@
-import type { DnssecKey, DnssecPolicy, Store } from '../../store/store.ts'
-import { importZoneKey } from '../../zone/dnssec/keys.ts'
+import type { DnssecKey, DnssecPolicy, Store, StoredRrset } from '../../store/store.ts'
+import { exportPrivateKey, importZoneKey } from '../../zone/dnssec/keys.ts'
 import { signZone } from '../../zone/dnssec/zone-signer.ts'
 import { parseName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { offloaded } from '../../util/worker-pool.ts'
 import { packRrsets, unpackRrsets, type PackableRrset } from '../packed-rrsets.ts'
-import { groupRrsets, signingKeysOf, signingPolicyOf } from './signing.ts'
+import type { OpenKey } from './keyring.ts'
+import { groupRrsets, rrsetKey, signingKeysOf, signingPolicyOf } from './signing.ts'
 import { isDnssecType } from './types.ts'
 
 /** A key as it crosses to the signing thread: its row (role, state, DNSKEY fields) and its private key, PKCS#8 DER. */
@@ -57,3 +58,28 @@ export function signPackedZone (zoneName: string, records: Uint8Array, keys: rea
 
 /** {@link signPackedZone} in the shared worker pool: the API's event loop keeps answering while a large zone is signed. */
 export const signPackedZoneOffThread = offloaded<typeof signPackedZone>(new URL(import.meta.url), 'signPackedZone')
+
+/** A zone's DNSSEC rrsets signed from its records at `version` (by `rrsetKey`), for `bumpSerial`'s `signed`. */
+export interface SignedZone {
+  version: number
+  rrsets: Map<string, StoredRrset>
+}
+
+/**
+ * Sign a zone as it is now in a worker thread: its version read, then its records, then signed
+ * there with `keys` under `policy` at `at` (seconds since the epoch). A change committed after
+ * the version was read makes the result stale, which the writing transaction sees by the version.
+ * `onRead` is told how many rrsets were read, before the signing starts.
+ *
+ * @returns undefined when the zone is gone.
+ */
+export async function signZoneOffThread (store: Store, zoneId: string, keys: readonly OpenKey[], policy: DnssecPolicy, at: number, onRead?: (rrsets: number) => Promise<void>): Promise<SignedZone | undefined> {
+  const zone = await store.zones.findById(zoneId)
+  if (zone === undefined) return undefined
+  const records = await packedZoneRecords(store, zoneId)
+  await onRead?.(records.rrsets)
+  const packed = await signPackedZoneOffThread(zone.name, records.bytes, keys.map(k => ({ row: k.row, pkcs8: exportPrivateKey(k.key) })), policy, at)
+  const rrsets = new Map<string, StoredRrset>()
+  for (const chunk of unpackRrsets(packed, PAGE)) for (const r of chunk) rrsets.set(rrsetKey(r.ownerKey, r.type), r)
+  return { version: zone.version, rrsets }
+}

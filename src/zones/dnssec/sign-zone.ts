@@ -1,16 +1,13 @@
 import { auditRecord, diffFields, type Actor, type Change } from '../../audit/recorder.ts'
 import { ZonalError } from '../../errors/catalog.ts'
 import type { TaskRow } from '../../store/schema.ts'
-import type { DnssecKey, DnssecPolicy, Store, StoredRrset, ZoneWithAccount } from '../../store/store.ts'
+import type { DnssecKey, DnssecPolicy, Store, ZoneWithAccount } from '../../store/store.ts'
 import { bumpSerial, type RrsetChange } from '../serial-bump.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../context.ts'
-import { exportPrivateKey } from '../../zone/dnssec/keys.ts'
-import { unpackRrsets } from '../packed-rrsets.ts'
 import { newKey, openKey, type OpenKey } from './keyring.ts'
 import { policyChange, requestedPolicy } from './policy.ts'
 import { storedDnssecRrsets } from './resign.ts'
-import { packedZoneRecords, signPackedZoneOffThread } from './sign-off-thread.ts'
-import { rrsetKey } from './signing.ts'
+import { signZoneOffThread, type SignedZone } from './sign-off-thread.ts'
 import { nextEvent } from './schedule.ts'
 import { DNSSEC_TYPES, UNSIGNABLE_POOLS } from './types.ts'
 import { policyDocument } from './view.ts'
@@ -124,7 +121,7 @@ export interface PreparedSigning {
   /** New keys (a sign, or a re-sign with another algorithm); undefined: the zone's stored keys. */
   keys?: OpenKey[]
   /** The zone's DNSSEC rrsets signed from its records at `version` (used only if the zone is still at it). */
-  signed?: { version: number, rrsets: ReadonlyMap<string, StoredRrset> }
+  signed?: SignedZone
 }
 
 /** The zone changed after it was signed off the main thread: sign it again. */
@@ -223,15 +220,12 @@ export async function runDnssecTask (deps: DnssecDeps, p: DnssecTaskPayload, rep
     const state = p.operation === 'RESIGN' ? await deps.store.dnssec.find(zone.id) : undefined
     const keys = state === undefined || policyChange(state.policy, policy).newKeys ? prepared.keys! : (await deps.store.dnssec.keys(zone.id)).map(k => openKey(k, deps.secrets))
     await reportProgress(`Reading the ${zone.record_count} records of ${zone.name}`, 0.05)
-    const records = await packedZoneRecords(deps.store, zone.id)
-    await reportProgress(`Signing ${records.rrsets} rrsets of ${zone.name}`, 0.2)
     const at = Math.floor(deps.clock().getTime() / 1000)
-    const packed = await signPackedZoneOffThread(zone.name, records.bytes, keys.map(k => ({ row: k.row, pkcs8: exportPrivateKey(k.key) })), policy, at)
-    const rrsets = new Map<string, StoredRrset>()
-    for (const chunk of unpackRrsets(packed, 5000)) for (const r of chunk) rrsets.set(rrsetKey(r.ownerKey, r.type), r)
-    await reportProgress(`Writing ${rrsets.size} signed rrsets of ${zone.name}`, 0.8)
+    const signed = await signZoneOffThread(deps.store, zone.id, keys, policy, at, async (rrsets) => { await reportProgress(`Signing ${rrsets} rrsets of ${zone.name}`, 0.2) })
+    if (signed === undefined) throw new ZonalError('ZONE_NOT_FOUND')
+    await reportProgress(`Writing ${signed.rrsets.size} signed rrsets of ${zone.name}`, 0.8)
     try {
-      return await runDnssec(deps, p, { ...prepared, signed: { version: zone.version, rrsets } })
+      return await runDnssec(deps, p, { ...prepared, signed })
     } catch (err) {
       if (!(err instanceof ZoneMovedOn)) throw err
     }

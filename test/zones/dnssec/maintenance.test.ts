@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { SecretBox } from '../../../src/auth/secrets.ts'
 import type { Store, Zone } from '../../../src/store/store.ts'
 import { RRType } from '../../../src/zone/rrtype.ts'
-import { DnssecMaintenance } from '../../../src/zones/dnssec/maintenance.ts'
+import { DnssecMaintenance, prepareKeySteps } from '../../../src/zones/dnssec/maintenance.ts'
 import { policyWith } from '../../../src/zones/dnssec/policy.ts'
 import { runDnssec } from '../../../src/zones/dnssec/sign-zone.ts'
 import { coveredType, rrsigExpiration } from '../../../src/zones/dnssec/signing.ts'
@@ -68,7 +68,14 @@ for (const engine of await engineCases()) {
       assert.ok(sigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === oldZsk!.keyTag), 'the old ZSK still signs')
 
       now = new Date(Date.parse(fresh.activeAt!) + 1000)
+      // The step is prepared outside the transaction: the zone signed (in a worker thread) with the keys it leaves.
+      const prepared = await prepareKeySteps(store, secrets, zone.id, now)
+      assert.ok(prepared !== undefined, 'the activation is due and prepared')
+      assert.deepEqual(prepared.steps.notes, [`ZSK ${fresh.keyTag} active`, `ZSK ${oldZsk!.keyTag} retired`])
+      const preparedSigs = [...prepared.signed.rrsets.values()].filter(r => r.type === RRType.RRSIG).flatMap(r => r.rdata)
+      assert.ok(preparedSigs.length > 0 && preparedSigs.every(s => coveredType(s) === RRType.DNSKEY || ((s[16]! << 8) | s[17]!) === fresh.keyTag), 'prepared with the new ZSK signing')
       await run()
+      assert.equal(await prepareKeySteps(store, secrets, zone.id, now), undefined, 'nothing left due')
       keys = await store.dnssec.keys(zone.id)
       assert.equal(keys.find(k => k.id === fresh.id)?.state, 'ACTIVE')
       assert.equal(keys.find(k => k.id === oldZsk!.id)?.state, 'RETIRED')
