@@ -19,6 +19,7 @@ import { dsRdata, keyTagOf } from '../../../../src/zone/dnssec/keys.ts'
 import { parseName } from '../../../../src/zone/name.ts'
 import { RRType } from '../../../../src/zone/rrtype.ts'
 import type { ZoneRecord } from '../../../../src/zone/record.ts'
+import { renameRecord } from '../../../../src/zone/rename.ts'
 import { readZoneRecords } from '../../../../src/zones/records.ts'
 import { unsuspendZone } from '../../../../src/zones/actions.ts'
 import { coveredType } from '../../../../src/zones/dnssec/signing.ts'
@@ -319,6 +320,28 @@ for (const engine of await engineCases()) {
         assert.equal(task.code, 'COMPLETE', task.message)
         assert.equal(task.message, 'big.example. signed.')
         await verify(t.store, (await t.store.zones.findById(big.id))!)
+      })
+
+      it('has an alias created of it signed by a task (the primary re-signed with its aliases), which dnssec-verify accepts as served', async () => {
+        const res = await alice.post('/zones', { properties: { name: 'bigalias.example.', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'big.example.' } })
+        assert.equal(res.statusCode, 201, res.body)
+        const end = Date.now() + 60_000
+        while ((await alice.get('/zones/bigalias.example./dnssec')).json().status !== 'SIGNED') {
+          assert.ok(Date.now() < end, 'the alias signed by a task')
+          await sleep(50)
+        }
+        const big = (await t.store.zones.findByName('big.example.', { accountIds: [zone.account_id] }))!
+        const alias = (await t.store.zones.findByName('bigalias.example.', { accountIds: [zone.account_id] }))!
+        const from = parseName(big.name)
+        const to = parseName(alias.name)
+        const served = [...(await records(t.store, big.id)).filter(r => !DNSSEC.has(r.type)).map(r => renameRecord(r, from, to)), ...await records(t.store, alias.id)]
+        const tmp = tempDir('zonal-dnssec-alias-')
+        try {
+          const r = dnssecVerify(to, writeZoneFile(tmp.dir, to, served))
+          assert.equal(r.status, 0, `dnssec-verify: ${r.stdout}\n${r.stderr}`)
+        } finally {
+          tmp.remove()
+        }
       })
     })
 
