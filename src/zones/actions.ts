@@ -39,6 +39,8 @@ export async function deleteZone (deps: ZoneDeps, caller: Caller, name: string, 
   const zone = await zoneFor(deps, caller, name, 'delete')
   const comment = changeCommentFrom(body)
   await deps.store.transaction(async (tx) => {
+    // An alias's primary locked first: a change of the primary under way (which writes its aliases' DNSSEC rows) ends before.
+    if (zone.original_zone_id !== null) await tx.zones.lockById(zone.original_zone_id)
     const aliases = await tx.zones.aliasesOf(zone.id)
     if (aliases.length > 0) throw new ZonalError('ZONE_HAS_ALIASES', aliases.map(a => a.name).join(', '))
     await tx.zones.deleteById(zone.id)
@@ -109,6 +111,8 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
   }
   const rrsets = toStoredRrsets(normalizeZone(records, parseName(zone.name)).records)
   return await deps.store.transaction(async (tx) => {
+    // The primary locked first: a change of it under way (which writes this alias's DNSSEC rows) ends before.
+    if (original !== undefined) await tx.zones.lockById(original.id)
     await tx.rrsets.deleteAll(zone.id)
     await tx.rrsets.insertMany(zone.id, rrsets)
     const updated = await tx.zones.update(zone.id, {
