@@ -103,6 +103,29 @@ function chains (steps: readonly ZoneChange[], from: number, to: number): steps 
   return at === to
 }
 
+/** Whether served data is signed (a DNSKEY rrset at its apex). */
+function servedSigned (data: ZoneData): boolean {
+  return data.apex?.rrsets.has(RRType.DNSKEY) === true
+}
+
+/**
+ * An alias's journal steps paired with its primary's: each primary step with the alias's step of
+ * the same serials (the alias's DNSSEC rrsets changed with it, `zones/dnssec/alias.ts`), or none
+ * for an alias served unsigned that no step signed. Undefined when they do not pair up (a reset,
+ * an alias step of no primary step, a signed alias without its step): the alias is loaded whole.
+ */
+function pairSteps (steps: readonly ZoneChange[], own: readonly ZoneChange[], signed: boolean): Array<Extract<ZoneChange, { reset: false }> | undefined> | undefined {
+  const bySerials = new Map<string, Extract<ZoneChange, { reset: false }>>()
+  for (const s of own) {
+    if (s.reset) return undefined
+    bySerials.set(`${s.serialFrom}/${s.serialTo}`, s)
+  }
+  const out = steps.map(s => bySerials.get(`${s.serialFrom}/${s.serialTo}`))
+  if (out.filter(s => s !== undefined).length !== own.length) return undefined
+  if ((signed || own.length > 0) && out.some(s => s === undefined)) return undefined
+  return out
+}
+
 /**
  * Keeps the DNS index in step with the store (DESIGN.md: the answer path never reads the
  * database). At start every ACTIVE zone is loaded, page by page, without holding up the API.
@@ -112,7 +135,9 @@ function chains (steps: readonly ZoneChange[], from: number, to: number): steps 
  * journal cannot bridge the gap (trimmed, a wholesale replacement). Every `fullSyncMs` all
  * zones' versions are compared as well, which catches anything a notification missed. Suspended
  * and deleted zones leave the index. An alias is served with its primary's data moved under the
- * alias name, and follows its primary's journal.
+ * alias name (its DNSSEC records left out) and its own DNSSEC rows (a signed primary's aliases
+ * are signed under their own names, `zones/dnssec/alias.ts`), and follows its primary's journal
+ * merged with its own.
  */
 export class ZoneSync {
   private readonly served = new Map<string, Served>()
@@ -284,7 +309,7 @@ export class ZoneSync {
     const origin = parseName(z.name)
     const rename = alias ? (r: ZoneRecord) => renameRecord(r, parseName(source.name), origin) : (r: ZoneRecord) => r
     // An alias does not serve its primary's DNSSEC records: they are signed under the primary's
-    // name (and NSEC3 owners are its hashes), so an alias of a signed zone is served unsigned.
+    // name (and NSEC3 owners are its hashes). It serves its own, signed under its name.
     const served = alias ? (r: ZoneRecord) => !DNSSEC_TYPES.has(r.type) : () => true
 
     const servedSerial = known?.data.serial
@@ -293,11 +318,14 @@ export class ZoneSync {
     if (known !== undefined) {
       const from = alias ? known.originalVersion : known.version
       const steps = from === source.version ? [] : (await this.store.zoneChanges.since(source.id, from, JOURNAL_STEPS + 1)).filter(s => s.version <= source.version)
-      if (chains(steps, known.data.serial, source.serial)) {
+      const own = !alias || known.version === z.version ? [] : (await this.store.zoneChanges.since(z.id, known.version, JOURNAL_STEPS + 1)).filter(s => s.version <= z.version)
+      const paired = alias ? pairSteps(steps, own, servedSigned(known.data)) : steps.map(() => undefined)
+      if (paired !== undefined && chains(steps, known.data.serial, source.serial)) {
         data = known.data
         const sourceOrigin = parseName(source.name)
-        for (const s of steps) {
-          const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.filter(served).map(rename), added: s.added.filter(served).map(rename) }
+        for (const [i, s] of steps.entries()) {
+          const mine = paired[i]
+          const step = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: [...s.removed.filter(served).map(rename), ...(mine?.removed ?? [])], added: [...s.added.filter(served).map(rename), ...(mine?.added ?? [])] }
           // The rrsets added to, and the pools removed from (a removal leaves a plain rrset as it was).
           const poolsRemoved = data.pools.size === 0 ? [] : s.removed.filter(r => known.data.poolOf(rename(r).owner, r.type) !== undefined)
           const touched = await this.rrsetsOf(source.id, origin, rename, [...poolsRemoved, ...s.added])
@@ -428,28 +456,48 @@ export class ZoneSync {
       const last = page[page.length - 1]!
       after = { ownerKey: last.ownerKey, type: last.type }
     }
+    // An alias's own rows: its DNSSEC records, signed under its name.
+    after = undefined
+    for (let more = alias; more;) {
+      const page = await this.store.rrsets.listWire(zone.id, PAGE, after)
+      for (const rrset of page) {
+        const owner = parseName(rrset.ownerName)
+        for (const rdata of rrset.rdata) data.add({ owner, type: rrset.type, ttl: rrset.ttl, rdata })
+      }
+      more = page.length === PAGE
+      const last = page[page.length - 1]
+      if (last !== undefined) after = { ownerKey: last.ownerKey, type: last.type }
+    }
     if (yielding) {
-      const now = (await this.store.zones.versionsOf([source.id])).find(v => v.id === source.id)
-      if (now?.version !== source.version) return undefined
+      const now = await this.store.zones.versionsOf([source.id])
+      if (now.find(v => v.id === source.id)?.version !== source.version) return undefined
+      if (alias && now.find(v => v.id === zone.id)?.version !== zone.version) return undefined
     }
     // The records were written straight into the packed image: it becomes read-only and shareable.
     data.seal()
     // The serial served is the one in the data (the row's when the zone has no SOA yet).
     const soa = data.apex?.rrsets.get(RRType.SOA)?.rdata[0]
     if (soa !== undefined) data.serial = readSoa(soa).serial
-    // The journal steps that end at the loaded serial, newest last, for IXFR.
+    // The journal steps that end at the loaded serial, newest last, for IXFR; an alias's merged
+    // with its own steps of the same serials (a signed alias's steps without theirs are not served).
     const steps = (await this.store.zoneChanges.latest(source.id, JOURNAL_STEPS)).filter(s => s.version <= source.version)
+    const own = new Map<string, Extract<ZoneChange, { reset: false }>>()
+    if (alias) for (const s of await this.store.zoneChanges.latest(zone.id, JOURNAL_STEPS)) if (!s.reset && s.version <= zone.version) own.set(`${s.serialFrom}/${s.serialTo}`, s)
+    const signed = servedSigned(data)
     let start = steps.length
     let at = data.serial
     while (start > 0) {
       const s = steps[start - 1]!
       if (s.reset || s.serialTo !== at) break
+      if (alias && signed && !own.has(`${s.serialFrom}/${s.serialTo}`)) break
       at = s.serialFrom
       start--
     }
+    const served = alias ? (r: ZoneRecord) => !DNSSEC_TYPES.has(r.type) : () => true
     for (const s of steps.slice(start)) {
       if (s.reset) continue
-      const step: JournalStep = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: s.removed.map(rename), added: s.added.map(rename) }
+      const mine = own.get(`${s.serialFrom}/${s.serialTo}`)
+      const step: JournalStep = { serialFrom: s.serialFrom, serialTo: s.serialTo, removed: [...s.removed.filter(served).map(rename), ...(mine?.removed ?? [])], added: [...s.added.filter(served).map(rename), ...(mine?.added ?? [])] }
       data.remember(step)
     }
     return data

@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto'
 import { recordChange, type Actor } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
-import type { Store, Zone, ZoneWithAccount } from '../store/store.ts'
+import type { DnssecPolicy, Store, Zone, ZoneWithAccount } from '../store/store.ts'
 import { parseName } from '../zone/name.ts'
 import { normalizeZone } from '../zone/checks/index.ts'
 import type { ZoneRecord } from '../zone/record.ts'
@@ -12,6 +13,8 @@ import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { bumpSerial, journalReset } from './serial-bump.ts'
 import { isDnssecType } from './dnssec/types.ts'
+import { openKey, type OpenKey } from './dnssec/keyring.ts'
+import { nextEvent } from './dnssec/schedule.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { RRType } from '../zone/rrtype.ts'
 
@@ -36,6 +39,8 @@ export async function deleteZone (deps: ZoneDeps, caller: Caller, name: string, 
   const zone = await zoneFor(deps, caller, name, 'delete')
   const comment = changeCommentFrom(body)
   await deps.store.transaction(async (tx) => {
+    // An alias's primary locked first: a change of the primary under way (which writes its aliases' DNSSEC rows) ends before.
+    if (zone.original_zone_id !== null) await tx.zones.lockById(zone.original_zone_id)
     const aliases = await tx.zones.aliasesOf(zone.id)
     if (aliases.length > 0) throw new ZonalError('ZONE_HAS_ALIASES', aliases.map(a => a.name).join(', '))
     await tx.zones.deleteById(zone.id)
@@ -64,8 +69,28 @@ export async function convertZone (deps: ZoneDeps, caller: Caller, name: string,
 }
 
 /**
+ * The primary's DNSSEC policy and keys (those still in its zone) copied as the zone's own, for
+ * an alias becoming a primary; undefined when the primary is not signed any more.
+ */
+async function copySigning (tx: Store, deps: ZoneDeps, primaryId: string, zoneId: string): Promise<{ policy: DnssecPolicy, keys: OpenKey[] } | undefined> {
+  const state = await tx.dnssec.find(primaryId)
+  if (state === undefined) return undefined
+  const now = deps.clock().toISOString()
+  await tx.dnssec.save({ ...state, zoneId, signedAt: now, modifiedAt: now, nextEventAt: null })
+  const keys: OpenKey[] = []
+  for (const k of await tx.dnssec.keys(primaryId)) {
+    if (k.state === 'REMOVED') continue
+    const row = { ...k, id: randomUUID(), zoneId }
+    await tx.dnssec.addKey(row)
+    keys.push(openKey(row, deps.secrets))
+  }
+  return { policy: state.policy, keys }
+}
+
+/**
  * Operation 6, `POST /zones/{zoneName}/unalias`: the alias gets a copy of its primary's records
- * (renamed to the alias) and settings, and the link is removed.
+ * (renamed to the alias) and settings, and the link is removed. A signed alias stays signed: the
+ * primary's policy and keys are copied as its own and it is signed whole as a primary.
  * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_CONVERSION_INVALID, ZONE_UNALIAS_SUSPENDED,
  *   ZONE_TOO_MANY_RECORDS (the primary holds more than the limit now allows)
  */
@@ -86,6 +111,8 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
   }
   const rrsets = toStoredRrsets(normalizeZone(records, parseName(zone.name)).records)
   return await deps.store.transaction(async (tx) => {
+    // The primary locked first: a change of it under way (which writes this alias's DNSSEC rows) ends before.
+    if (original !== undefined) await tx.zones.lockById(original.id)
     await tx.rrsets.deleteAll(zone.id)
     await tx.rrsets.insertMany(zone.id, rrsets)
     const updated = await tx.zones.update(zone.id, {
@@ -96,8 +123,21 @@ export async function unaliasZone (deps: ZoneDeps, caller: Caller, name: string,
       settings: { restrictList: original?.settings.restrictList ?? [], tsig: original?.settings.tsig ?? null, notify: original?.settings.notify ?? [] }
     })
     await journalReset(tx, zone, updated)
-    await audit(tx, caller.actor, zone, 'UNALIAS', [{ name: 'type', from: 'ALIAS', to: 'PRIMARY' }, { name: 'originalZoneName', from: original?.name ?? null, to: null }], comment)
-    return updated
+    const changes = [{ name: 'type', from: 'ALIAS', to: 'PRIMARY' }, { name: 'originalZoneName', from: original?.name ?? null, to: null }]
+    let result = updated
+    if (zone.dnssec_status === 'SIGNED') {
+      // A signed alias stays signed, with its primary's keys and policy copied as its own: the
+      // DS records its parent holds (computed for its name) stay valid.
+      const signed = original === undefined ? undefined : await copySigning(tx, deps, original.id, zone.id)
+      if (signed === undefined) result = await tx.zones.update(zone.id, { dnssec_status: 'UNSIGNED' })
+      else {
+        result = await bumpSerial(tx, { ...zone, ...updated, account_name: zone.account_name }, deps.clock(), 0, [], undefined, { dnssec: { secrets: deps.secrets, whole: true, ...signed } })
+        await tx.dnssec.schedule(zone.id, await nextEvent(tx, zone.id, signed.policy, deps.clock()))
+      }
+      changes.push({ name: 'dnssecStatus', from: 'SIGNED', to: signed === undefined ? 'UNSIGNED' : 'SIGNED' })
+    }
+    await audit(tx, caller.actor, zone, 'UNALIAS', changes, comment)
+    return result
   })
 }
 

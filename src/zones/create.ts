@@ -14,6 +14,9 @@ import { changeCommentFrom, limitsOf, zoneNameFrom, type Caller, type ZoneDeps }
 import { checkZoneSize } from './limits.ts'
 import { countRecords, readZoneRecords, toStoredRrsets } from './records.ts'
 import { isDnssecType } from './dnssec/types.ts'
+import { newAliasSigning } from './dnssec/alias.ts'
+import { DNSSEC_SYNC_MAX_RECORDS, DNSSEC_TASK, type DnssecTaskPayload } from './dnssec/sign-zone.ts'
+import { apexSoa, writeAliasSigning } from './serial-bump.ts'
 import { parseNotifyAddresses, parsePrimaryNameServers, parsePrimaryServer, parseRestrictList, parseTsig } from './sections.ts'
 import { requestedState } from './secondary-transfer.ts'
 import { tsigKeyOf } from './tsig-key.ts'
@@ -72,6 +75,27 @@ export function primaryFlags (section: Json): Partial<Pick<ZoneSettings, 'valima
 /** The primaries of a secondary section; a new or changed list asks for a transfer at once. */
 export function secondarySettings (deps: ZoneDeps, section: Json, previous: ZoneSettings['transfer'] = null): Pick<ZoneSettings, 'primaries' | 'transfer'> {
   return { primaries: parsePrimaryNameServers(section.primaryNameServers, deps.secrets), transfer: requestedState(previous) }
+}
+
+/**
+ * A new alias of a signed primary is signed with it (`dnssec/alias.ts`), in the creation's
+ * transaction, the primary locked so that no change of it is signed without the alias. A primary
+ * of more than `DNSSEC_SYNC_MAX_RECORDS` records is signed again by a task instead (its aliases
+ * with it), as signing it through the API is.
+ */
+async function signAlias (deps: ZoneDeps, caller: Caller, tx: Store, primaryId: string, alias: Zone, now: Date, comment: string | null): Promise<void> {
+  const primary = await tx.zones.lockById(primaryId)
+  if (primary === undefined || primary.dnssec_status !== 'SIGNED') return
+  if (Number(primary.record_count) > DNSSEC_SYNC_MAX_RECORDS) {
+    const state = await tx.dnssec.find(primary.id)
+    if (state === undefined) return
+    const payload: DnssecTaskPayload = { zoneId: primary.id, operation: 'RESIGN', policy: state.policy, actor: caller.actor, comment }
+    await tx.tasks.create({ accountId: primary.account_id, userId: caller.principal.userId, kind: DNSSEC_TASK, message: 'Pending', payload })
+    return
+  }
+  const soa = await apexSoa(tx, primary)
+  const serial = soa?.rdata[0] === undefined ? primary.serial : readSoa(soa.rdata[0]).serial
+  await writeAliasSigning(tx, await newAliasSigning(tx, primary, alias, now, deps.secrets), serial, serial, true)
 }
 
 /** A primary zone of the caller's accounts with `readable` permission, for COPY and ALIAS. */
@@ -235,6 +259,7 @@ export async function createZone (deps: ZoneDeps, caller: Caller, input: unknown
     })
     if (packed === undefined) await tx.rrsets.insertMany(zone.id, rrsets)
     else for (const chunk of unpackRrsets(packed.bytes, INSERT_CHUNK)) await tx.rrsets.insertMany(zone.id, chunk)
+    if (originalZoneId !== null) await signAlias(deps, caller, tx, originalZoneId, zone, now, comment)
     await recordChange(tx, caller.actor, {
       accountId: account.accountId,
       accountName: account.accountName,

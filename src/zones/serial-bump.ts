@@ -5,6 +5,7 @@ import { readSoa, soaSerialOffset } from '../zone/rdata/soa.ts'
 import { rdataToRecordText } from '../zone/record-text.ts'
 import { RRType } from '../zone/rrtype.ts'
 import { nextSerial } from '../zone/serial.ts'
+import { aliasDnssecChanges, type AliasSigning } from './dnssec/alias.ts'
 import { dnssecChanges, type DnssecSigner } from './dnssec/resign.ts'
 
 /** Above this many rrset writes, a change writes them in batches before the serial bump's statement. */
@@ -39,7 +40,10 @@ export function withSoaSerial (rdata: Uint8Array, serial: number): Uint8Array {
  *
  * A signed zone (or one this change signs: `also.zone.dnssec_status`) is signed in the same
  * transaction: the DNSSEC rrsets the change needs (`dnssec/resign.ts`, with `also.dnssec`) are
- * written and journaled with it. Many writes (a whole zone signed) go in batches first.
+ * written and journaled with it. Many writes (a whole zone signed) go in batches first. So are
+ * its aliases' (`dnssec/alias.ts`): each alias's DNSSEC rrsets the change needs, written as the
+ * alias's rows and journaled in the alias's journal with the same serials; unsigning the primary
+ * removes them.
  *
  * @returns the updated zone row.
  */
@@ -65,7 +69,8 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
     writes.set(key, { ownerKey: soa.ownerKey, type: RRType.SOA, existed: true, rrset: next })
     net.set(key, { before: net.get(key)?.before ?? soa, after: next })
   }
-  if ((also?.zone?.dnssec_status ?? zone.dnssec_status) === 'SIGNED') {
+  const signed = (also?.zone?.dnssec_status ?? zone.dnssec_status) === 'SIGNED'
+  if (signed) {
     if (also?.dnssec === undefined) throw new Error(`a change of the signed zone ${zone.name} without its signer`)
     for (const c of await dnssecChanges(tx, zone, net, now, also.dnssec)) {
       const r = (c.after ?? c.before)!
@@ -75,6 +80,8 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
       writes.set(key, { ownerKey: r.ownerKey, type: r.type, existed: writes.get(key)?.existed ?? c.before !== undefined, ...(c.after === undefined ? {} : { rrset: c.after }) })
     }
   }
+  const aliases = await aliasDnssecChanges(tx, zone, net, now, also?.dnssec, signed)
+  for (const a of aliases) await writeAliasSigning(tx, a, current, serial)
   const removed: ZoneRecord[] = []
   const added: ZoneRecord[] = []
   for (const c of net.values()) recordDiff(c, removed, added)
@@ -92,6 +99,28 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
     journal: { serialFrom: current, serialTo: serial, reset: false, removed, added },
     ...(also?.audit === undefined ? {} : { audit: also.audit(serial) })
   })
+}
+
+/**
+ * An alias's DNSSEC rrsets changed with its primary's change: written (in batches when many), the
+ * alias's `dnssec_status` set, and journaled in the alias's journal with the primary's serials
+ * (the alias serves its primary's SOA); with `reset`, journaled as a wholesale replacement
+ * (a new alias signed whole).
+ */
+export async function writeAliasSigning (tx: Store, a: AliasSigning, serialFrom: number, serialTo: number, reset = false): Promise<void> {
+  const removed: ZoneRecord[] = []
+  const added: ZoneRecord[] = []
+  for (const c of a.changes) recordDiff(c, removed, added)
+  let rrsets: RrsetWrite[] = a.changes.map(c => {
+    const r = (c.after ?? c.before)!
+    return { ownerKey: r.ownerKey, type: r.type, existed: c.before !== undefined, ...(c.after === undefined ? {} : { rrset: c.after }) }
+  })
+  if (rrsets.length > BATCHED_WRITES) {
+    await tx.rrsets.deleteMany(a.alias.id, rrsets.filter(w => w.existed))
+    await tx.rrsets.insertMany(a.alias.id, rrsets.flatMap(w => w.rrset === undefined ? [] : [w.rrset]))
+    rrsets = []
+  }
+  await tx.zones.writeChange(a.alias.id, { rrsets, zone: { dnssec_status: a.status }, journal: reset ? { serialFrom, serialTo, reset } : { serialFrom, serialTo, reset, removed, added } })
 }
 
 /** What a change hands {@link bumpSerial} to write with the serial bump (in the same statement where the engine can). */

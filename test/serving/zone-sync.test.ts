@@ -1,7 +1,8 @@
 /**
  * The DNS index follows the store (STYLE.md §5 "Store": both engines): changes made through the
  * API are applied in place from the change journal; gaps and wholesale replacements reload the
- * zone; aliases follow their primary; suspended and deleted zones leave the index; a second
+ * zone; aliases follow their primary (a signed primary's aliases with their own DNSSEC rows and
+ * journal steps, merged); suspended and deleted zones leave the index; a second
  * store on the same database (another process) sees the changes through the engine's
  * notification (PostgreSQL LISTEN/NOTIFY, SQLite's data version), and a missed notification is
  * caught up by the periodic version comparison.
@@ -127,6 +128,33 @@ for (const engine of await engineCases()) {
       assert.equal((await api.post('/zones/sync.test/rrsets/AAAA/v6', { ttl: 300, rdata: ['2001:db8::6'] })).statusCode, 201)
       await eventually(() => has(index.get(alias), 'v6.alias-of-sync.test.', 28))
       assert.equal(index.get(alias), data, 'the alias follows the journal too')
+    })
+
+    it('serves a signed primary\'s alias with its own DNSSEC rows, following both journals in place, and reloads it when its steps do not pair up', async () => {
+      const alias = parseName('alias-of-sync.test.')
+      assert.equal((await api.post('/zones/sync.test/dnssec', {})).statusCode, 201)
+      await eventually(() => has(index.get(alias), 'alias-of-sync.test.', 48))
+      const data = index.get(alias)!
+      assert.equal((await api.post('/zones/sync.test/rrsets/A/signedname', { ttl: 300, rdata: ['192.0.2.77'] })).statusCode, 201)
+      await eventually(() => has(index.get(alias), 'signedname.alias-of-sync.test.', 1))
+      assert.equal(index.get(alias), data, 'followed in place')
+      assert.ok(has(data, 'signedname.alias-of-sync.test.', 46) && has(data, 'signedname.alias-of-sync.test.', 47), 'the alias\'s new signatures and NSEC')
+      assert.ok(!has(data, 'signedname.sync.test.', 47), 'no record of the primary\'s names')
+      // What was followed equals what a fresh load serves.
+      const fresh = new ZoneIndex()
+      const other = new ZoneSync(t.store, fresh, silent, new SecretBox(undefined), { fullSyncMs: 600_000 })
+      await other.start()
+      await other.stop()
+      const dump = (z: ZoneData): string[] => [...z.eachNode()].flatMap(n => [...n.rrsets].flatMap(([type, set]) => set.rdata.map(d => `${Buffer.from(n.owner).toString('hex')} ${type} ${set.ttl} ${Buffer.from(d).toString('hex')}`))).sort()
+      assert.deepEqual(dump(data), dump(fresh.get(alias)!))
+      // An alias step of serials the primary has no step for: the alias is loaded whole.
+      const row = (await t.store.zones.findByName('alias-of-sync.test.', { accountIds: (await t.store.accounts.list()).map(a => a.id) }))!
+      await t.store.transaction(async (tx) => { await tx.zones.writeChange(row.id, { rrsets: [], zone: {}, journal: { serialFrom: 1, serialTo: 2, reset: false, removed: [], added: [] } }) })
+      await eventually(() => index.get(alias) !== data)
+      assert.ok(has(index.get(alias), 'signedname.alias-of-sync.test.', 46))
+      assert.equal((await api.delete('/zones/sync.test/dnssec')).statusCode, 204)
+      await eventually(() => !has(index.get(alias), 'alias-of-sync.test.', 48))
+      assert.ok(!has(index.get(alias), 'signedname.alias-of-sync.test.', 46))
     })
 
     it('gives a secondary zone its primaries\' addresses (whose NOTIFY it accepts)', async () => {

@@ -15,13 +15,16 @@ export interface DnssecInfo {
 }
 
 /**
- * The DNSSEC state of a zone the caller may read.
+ * The DNSSEC state of a zone the caller may read. A signed alias shows its primary's policy and
+ * keys (it is signed with them, under its own name: the DS records shown are computed with the
+ * alias's name).
  * @throws ZonalError ZONE_NOT_FOUND (1801), PERMISSION_DENIED
  */
 export async function dnssecInfo (deps: ZoneDeps, caller: Caller, name: string): Promise<DnssecInfo> {
   const zone = await zoneFor(deps, caller, name, 'read')
   if (zone.dnssec_status !== 'SIGNED') return { zone, state: undefined, keys: [] }
-  const [state, keys] = await Promise.all([deps.store.dnssec.find(zone.id), deps.store.dnssec.keys(zone.id)])
+  const signer = zone.zone_type === 'ALIAS' && zone.original_zone_id !== null ? zone.original_zone_id : zone.id
+  const [state, keys] = await Promise.all([deps.store.dnssec.find(signer), deps.store.dnssec.keys(signer)])
   return { zone, state, keys }
 }
 

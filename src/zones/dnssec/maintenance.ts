@@ -87,12 +87,29 @@ function sameSteps (a: KeySteps, b: KeySteps): boolean {
 }
 
 /**
+ * The rrsets whose signatures expire by `limit`, the most urgent first, at most
+ * {@link REFRESH_BATCH}; and the first expiration left (past the limit or the batch).
+ */
+function dueOf (expiring: Array<{ ownerKey: string, type: number, expiration: number }>, limit: number): { due: Map<string, { ownerKey: string, type: number }>, rest: number | undefined } {
+  expiring.sort((a, b) => a.expiration - b.expiration)
+  const due = new Map<string, { ownerKey: string, type: number }>()
+  for (const e of expiring) {
+    const key = `${e.ownerKey}/${e.type}`
+    if (due.has(key)) continue
+    if (e.expiration > limit || due.size >= REFRESH_BATCH) return { due, rest: e.expiration }
+    due.set(key, { ownerKey: e.ownerKey, type: e.type })
+  }
+  return { due, rest: undefined }
+}
+
+/**
  * One signed zone's turn, in one transaction: its key steps when some are due (`keyStepsDue`:
  * each signs the whole zone again, in a worker thread before the transaction when the zone does
  * not change meanwhile), else the signatures expiring within a quarter of the
  * validity made again, at most {@link REFRESH_BATCH} rrsets (the most urgent first; the rest at
- * the next run), through `bumpSerial` like any change (journal, IXFR, other nodes). The zone's
- * next due time is written.
+ * the next run), through `bumpSerial` like any change (journal, IXFR, other nodes), with those of
+ * its signed aliases (each alias's own expirations, refreshed in the same change). The zone's
+ * next due time is written (the earliest of the zone's and its aliases').
  */
 export async function maintainZone (store: Store, secrets: SecretBox, zoneId: string, now: Date): Promise<ZoneMaintenance> {
   const prepared = await prepareKeySteps(store, secrets, zoneId, now)
@@ -112,27 +129,26 @@ export async function maintainZone (store: Store, secrets: SecretBox, zoneId: st
     }
     const at = Math.floor(now.getTime() / 1000)
     const limit = at + policy.rrsigValidityDays * 86400 * REFRESH_FRACTION
-    expiring.sort((a, b) => a.expiration - b.expiration)
-    const due = new Map<string, { ownerKey: string, type: number }>()
-    let rest: number | undefined
-    for (const e of expiring) {
-      const key = `${e.ownerKey}/${e.type}`
-      if (due.has(key)) continue
-      if (e.expiration > limit || due.size >= REFRESH_BATCH) {
-        rest = e.expiration
-        break
-      }
-      due.set(key, { ownerKey: e.ownerKey, type: e.type })
+    let { due, rest } = dueOf(expiring, limit)
+    // The signed aliases' signatures (their owners' jitter differs from the primary's): refreshed
+    // in the same change, which signs them with the primary's keys (dnssec/alias.ts).
+    const aliasDue = new Map<string, Array<{ ownerKey: string, type: number }>>()
+    for (const alias of await tx.zones.aliasesOf(zoneId)) {
+      if (alias.dnssec_status !== 'SIGNED') continue
+      const mine = dueOf((await signatureState(tx, alias.id)).expiring, limit)
+      if (mine.due.size > 0) aliasDue.set(alias.id, [...mine.due.values()])
+      if (mine.rest !== undefined) rest = Math.min(rest ?? Infinity, mine.rest)
     }
-    if (due.size > 0) {
+    if (due.size > 0 || aliasDue.size > 0) {
       const keys = rows.map(k => openKey(k, secrets))
-      await bumpSerial(tx, zone, now, 0, [], undefined, { dnssec: { secrets, policy, keys, refresh: [...due.values()] } })
+      await bumpSerial(tx, zone, now, 0, [], undefined, { dnssec: { secrets, policy, keys, refresh: [...due.values()], aliasRefresh: aliasDue } })
     }
+    const refreshed = due.size + [...aliasDue.values()].reduce((n, d) => n + d.length, 0)
     // More due than one batch: again at the next run; else when the earliest left (or made now) enters its last quarter.
-    const earliest = Math.min(rest ?? Infinity, due.size > 0 ? at + policy.rrsigValidityDays * 86400 * 0.9 : Infinity)
+    const earliest = Math.min(rest ?? Infinity, refreshed > 0 ? at + policy.rrsigValidityDays * 86400 * 0.9 : Infinity)
     const next = rest !== undefined && rest <= limit ? now.toISOString() : nextEventAt(rows, policy, now, Number.isFinite(earliest) ? earliest : undefined)
     await tx.dnssec.schedule(zoneId, next)
-    return { steps: [], refreshed: due.size }
+    return { steps: [], refreshed }
   })
 }
 

@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../auth/secrets.ts'
-import type { DnssecPolicy, Store, StoredRrset, Zone } from '../../store/store.ts'
+import type { DnssecPolicy, Store, StoredRrset, WireRrset, Zone } from '../../store/store.ts'
 import { denialChain } from '../../zone/dnssec/denial.ts'
 import { signRrset } from '../../zone/dnssec/sign.ts'
 import { signatureWindow, signZone, type SigningPolicy } from '../../zone/dnssec/zone-signer.ts'
@@ -31,6 +31,34 @@ export interface DnssecSigner {
    * is signed again here; when the change holds anything else, the zone is signed afresh instead.
    */
   signed?: ReadonlyMap<string, StoredRrset>
+  /** Per alias id, the rrsets of that alias (any type) whose signatures are made again (`dnssec/alias.ts`). */
+  aliasRefresh?: ReadonlyMap<string, ReadonlyArray<{ ownerKey: string, type: number }>>
+}
+
+/**
+ * Where a change's zone records (every type but the DNSSEC ones) are read: the zone's own rows
+ * ({@link ownRecords}), or an alias's primary's moved under the alias's name (`dnssec/alias.ts`).
+ * The zone's DNSSEC rows are always read from the zone itself.
+ */
+export interface RecordSource {
+  /** The zone whose rows are read (the zone itself for its own records). */
+  zoneId: string
+  /** The rrsets in canonical order, a page at a time after `after` (DNSSEC rows only when they are the zone's own). */
+  listWire (limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]>
+  get (ownerKey: string, type: number): Promise<StoredRrset | undefined>
+  getMany (keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>>
+  ownerTypes (exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
+}
+
+/** The zone's own rows as the {@link RecordSource} of its changes. */
+export function ownRecords (tx: Store, zoneId: string): RecordSource {
+  return {
+    zoneId,
+    listWire: async (limit, after) => await tx.rrsets.listWire(zoneId, limit, after),
+    get: async (ownerKey, type) => await tx.rrsets.get(zoneId, ownerKey, type),
+    getMany: async (keys) => await tx.rrsets.getMany(zoneId, keys),
+    ownerTypes: async (exceptTypes) => await tx.rrsets.ownerTypes(zoneId, exceptTypes)
+  }
 }
 
 /** Rrsets read per statement while a whole zone is read. */
@@ -49,9 +77,12 @@ const PAGE = 5000
  * delegation added or removed (which changes what is authoritative below it) or a change of the
  * denial TTL (SOA TTL or MINIMUM) signs the whole zone instead.
  *
+ * `source` is where the zone's records are read (an alias's: its primary's, renamed); its DNSSEC
+ * rows are read from `zone` itself.
+ *
  * @throws Error when the zone has no DNSSEC row or a key cannot be opened (another `ZONAL_SECRET_KEY`).
  */
-export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>, net: ReadonlyMap<string, RrsetChange>, now: Date, signer: DnssecSigner): Promise<RrsetChange[]> {
+export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>, net: ReadonlyMap<string, RrsetChange>, now: Date, signer: DnssecSigner, source: RecordSource = ownRecords(tx, zone.id)): Promise<RrsetChange[]> {
   const policy = signer.policy ?? (await tx.dnssec.find(zone.id))?.policy
   if (policy === undefined) throw new Error(`zone ${zone.name} is signed but has no DNSSEC policy`)
   const keys = signer.keys ?? (await tx.dnssec.keys(zone.id)).map(k => openKey(k, signer.secrets))
@@ -59,9 +90,9 @@ export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>,
   const at = Math.floor(now.getTime() / 1000)
   const signing = signingPolicyOf(policy)
   const apexKey = canonicalSortKey(origin)
-  if (signer.whole === true && signer.signed !== undefined && onlySerialMoved(net, apexKey)) return await precomputedChanges(tx, zone.id, origin, net, signer.signed, keys, signing, at)
-  if (signer.whole === true || needsWhole(net, apexKey)) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at)
-  return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [])
+  if (signer.whole === true && signer.signed !== undefined && source.zoneId === zone.id && onlySerialMoved(net, apexKey)) return await precomputedChanges(tx, zone.id, origin, net, signer.signed, keys, signing, at)
+  if (signer.whole === true || needsWhole(net, apexKey)) return await wholeChanges(tx, zone.id, origin, net, keys, signing, at, source)
+  return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [], source)
 }
 
 /** Whether a change alters what is authoritative (a delegation came or went) or the denial TTL. */
@@ -130,7 +161,7 @@ function differences (stored: ReadonlyMap<string, StoredRrset>, next: ReadonlyMa
  * Every DNSSEC record of the zone computed from its records after the change (`signZone`), and
  * the differences from the stored ones.
  */
-async function wholeChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number): Promise<RrsetChange[]> {
+async function wholeChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, source: RecordSource): Promise<RrsetChange[]> {
   const records: ZoneRecord[] = []
   const stored = new Map<string, StoredRrset>()
   const seen = new Set<string>()
@@ -140,7 +171,7 @@ async function wholeChanges (tx: Store, zoneId: string, origin: WireName, net: R
   }
   let after: { ownerKey: string, type: number } | undefined
   for (;;) {
-    const page = await tx.rrsets.listWire(zoneId, PAGE, after)
+    const page = await source.listWire(PAGE, after)
     for (const w of page) {
       const key = rrsetKey(w.ownerKey, w.type)
       if (isDnssecType(w.type)) {
@@ -157,8 +188,27 @@ async function wholeChanges (tx: Store, zoneId: string, origin: WireName, net: R
     after = { ownerKey: last.ownerKey, type: last.type }
   }
   for (const [key, c] of net) if (!seen.has(key) && c.after !== undefined && !isDnssecType(c.after.type)) add(c.after)
+  // Records read elsewhere (an alias's primary): the zone's stored DNSSEC rows read from the zone.
+  after = undefined
+  while (source.zoneId !== zoneId) {
+    const page = await tx.rrsets.listWire(zoneId, PAGE, after)
+    for (const w of page) if (isDnssecType(w.type)) stored.set(rrsetKey(w.ownerKey, w.type), { ...w, rdataText: [] })
+    if (page.length < PAGE) break
+    const last = page[page.length - 1]!
+    after = { ownerKey: last.ownerKey, type: last.type }
+  }
   const signed = signZone(origin, records, signingKeysOf(keys), signing, at)
   return differences(stored, groupRrsets(signed))
+}
+
+/** Rrsets by key: DNSSEC rows from the zone, the others from `source` (two statements). */
+async function readSplit (tx: Store, zoneId: string, source: RecordSource, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>> {
+  const own = keys.filter(k => isDnssecType(k.type))
+  const rest = keys.filter(k => !isDnssecType(k.type))
+  const found = new Map<string, StoredRrset | undefined>()
+  const got = [own.length === 0 ? [] : await tx.rrsets.getMany(zoneId, own), rest.length === 0 ? [] : await source.getMany(rest)]
+  ;[own, rest].forEach((list, j) => list.forEach((k, i) => found.set(rrsetKey(k.ownerKey, k.type), got[j]![i])))
+  return keys.map(k => found.get(rrsetKey(k.ownerKey, k.type)))
 }
 
 /** The names and types of the zone, before or after a change. */
@@ -212,7 +262,7 @@ interface OwnerSignatures {
   ttl: number
 }
 
-async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, refresh: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<RrsetChange[]> {
+async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, refresh: ReadonlyArray<{ ownerKey: string, type: number }>, source: RecordSource): Promise<RrsetChange[]> {
   const zsks = keys.filter(k => k.row.role === 'ZSK' && k.row.state === 'ACTIVE').map(k => k.key)
   const ksks = keys.filter(k => k.row.role === 'KSK' && k.row.state === 'ACTIVE').map(k => k.key)
   const changes = [...net.values()].filter(c => !isDnssecType((c.after ?? c.before)!.type))
@@ -235,7 +285,7 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
   }
   // Signatures refreshed: the rrsets as they are (none of them is in this change).
   const again = refresh.filter(r => !net.has(rrsetKey(r.ownerKey, r.type)))
-  const current = again.length === 0 ? [] : await tx.rrsets.getMany(zoneId, again)
+  const current = again.length === 0 ? [] : source.zoneId === zoneId ? await tx.rrsets.getMany(zoneId, again) : await readSplit(tx, zoneId, source, again)
   current.forEach(r => { if (r !== undefined) sign(plan(r, parseName(r.ownerName)), r.type, r) })
 
   // Where each changed owner stands: below a delegation (glue: nothing signed), at one (only DS
@@ -249,7 +299,7 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
   for (const owner of owners.values()) {
     for (let up = owner; !nameEquals(up, origin); up = parentName(up)) nsKeys.push({ ownerKey: canonicalSortKey(up), type: RRType.NS })
   }
-  const nsFound = nsKeys.length === 0 ? [] : await tx.rrsets.getMany(zoneId, nsKeys)
+  const nsFound = nsKeys.length === 0 ? [] : await source.getMany(nsKeys)
   const withNs = new Set(nsKeys.filter((_, i) => nsFound[i] !== undefined).map(k => k.ownerKey))
   for (const c of changes) {
     const r = (c.after ?? c.before)!
@@ -267,7 +317,7 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
   const chainChanges: RrsetChange[] = []
   if (changes.some(c => (c.before === undefined) !== (c.after === undefined))) {
     const base: TypeMap = new Map()
-    for (const row of await tx.rrsets.ownerTypes(zoneId, DNSSEC_TYPES)) {
+    for (const row of await source.ownerTypes(DNSSEC_TYPES)) {
       let entry = base.get(row.ownerKey)
       if (entry === undefined) {
         entry = { owner: parseName(row.ownerName), types: new Set() }
@@ -276,7 +326,7 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
       entry.types.add(row.type)
     }
     const apexKey = canonicalSortKey(origin)
-    const soa = net.get(rrsetKey(apexKey, RRType.SOA))?.after ?? await tx.rrsets.get(zoneId, apexKey, RRType.SOA)
+    const soa = net.get(rrsetKey(apexKey, RRType.SOA))?.after ?? await source.get(apexKey, RRType.SOA)
     const ttl = soa === undefined ? 3600 : denialTtl(soa)
     const before = chainOf(origin, applyPresence(base, net, 'before'), signing, ttl)
     const after = chainOf(origin, applyPresence(base, net, 'after'), signing, ttl)

@@ -115,11 +115,12 @@ export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string
  * DNSKEY TTL plus propagation, by the periodic job; the state is stored, so a restart goes on).
  *
  * @returns the new KSK (its DS records are what the parent zone needs).
- * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, DNSSEC_ZONE_NOT_SIGNED (180001),
+ * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_IS_ALIAS (230000), DNSSEC_ZONE_NOT_SIGNED (180001),
  *   ZONE_SUSPENDED, DNSSEC_ROLLOVER_IN_PROGRESS (a KSK or other keys are being rolled over)
  */
 export async function startKskRollover (deps: ZoneDeps, caller: Caller, name: string, comment: string | null): Promise<{ zoneName: string, key: DnssecKey }> {
   const found = await zoneFor(deps, caller, name, 'update')
+  if (found.zone_type === 'ALIAS') throw new ZonalError('ZONE_IS_ALIAS')
   if (found.dnssec_status !== 'SIGNED') throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
   if (found.status === 'SUSPENDED') throw new ZonalError('ZONE_SUSPENDED')
   const now = deps.clock()

@@ -81,6 +81,8 @@ async function checkSignable (store: Store, zone: ZoneWithAccount): Promise<void
  */
 export async function requestDnssec (deps: ZoneDeps, caller: Caller, name: string, method: 'POST' | 'PUT' | 'PATCH' | 'DELETE', body: unknown): Promise<DnssecOutcome> {
   const zone = await zoneFor(deps, caller, name, 'update')
+  // An alias is signed with its primary (dnssec/alias.ts): refused whatever its status.
+  if (zone.zone_type === 'ALIAS') throw new ZonalError('ZONE_IS_ALIAS')
   const comment = dnssecComment(body)
   let operation: DnssecOperation
   let policy: DnssecPolicy | null = null

@@ -15,9 +15,11 @@ import { SecretBox } from '../../../../src/auth/secrets.ts'
 import type { Store, Zone } from '../../../../src/store/store.ts'
 import { taskHandlers } from '../../../../src/tasks/jobs/index.ts'
 import { TaskRunner } from '../../../../src/tasks/runner.ts'
+import { dsRdata, keyTagOf } from '../../../../src/zone/dnssec/keys.ts'
 import { parseName } from '../../../../src/zone/name.ts'
 import { RRType } from '../../../../src/zone/rrtype.ts'
 import type { ZoneRecord } from '../../../../src/zone/record.ts'
+import { renameRecord } from '../../../../src/zone/rename.ts'
 import { readZoneRecords } from '../../../../src/zones/records.ts'
 import { unsuspendZone } from '../../../../src/zones/actions.ts'
 import { coveredType } from '../../../../src/zones/dnssec/signing.ts'
@@ -319,6 +321,28 @@ for (const engine of await engineCases()) {
         assert.equal(task.message, 'big.example. signed.')
         await verify(t.store, (await t.store.zones.findById(big.id))!)
       })
+
+      it('has an alias created of it signed by a task (the primary re-signed with its aliases), which dnssec-verify accepts as served', async () => {
+        const res = await alice.post('/zones', { properties: { name: 'bigalias.example.', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'big.example.' } })
+        assert.equal(res.statusCode, 201, res.body)
+        const end = Date.now() + 60_000
+        while ((await alice.get('/zones/bigalias.example./dnssec')).json().status !== 'SIGNED') {
+          assert.ok(Date.now() < end, 'the alias signed by a task')
+          await sleep(50)
+        }
+        const big = (await t.store.zones.findByName('big.example.', { accountIds: [zone.account_id] }))!
+        const alias = (await t.store.zones.findByName('bigalias.example.', { accountIds: [zone.account_id] }))!
+        const from = parseName(big.name)
+        const to = parseName(alias.name)
+        const served = [...(await records(t.store, big.id)).filter(r => !DNSSEC.has(r.type)).map(r => renameRecord(r, from, to)), ...await records(t.store, alias.id)]
+        const tmp = tempDir('zonal-dnssec-alias-')
+        try {
+          const r = dnssecVerify(to, writeZoneFile(tmp.dir, to, served))
+          assert.equal(r.status, 0, `dnssec-verify: ${r.stdout}\n${r.stderr}`)
+        } finally {
+          tmp.remove()
+        }
+      })
     })
 
     describe('private keys', () => {
@@ -350,21 +374,50 @@ for (const engine of await engineCases()) {
       })
     })
 
-    describe('copies of a signed zone', () => {
-      it('leave its DNSSEC records behind (COPY, and an alias unaliased)', async () => {
+    describe('copies and aliases of a signed zone', () => {
+      it('COPY leaves its DNSSEC records behind', async () => {
         assert.equal((await t.store.zones.findById(zone.id))!.dnssec_status, 'SIGNED')
         const copy = await alice.newPrimary('copy.example.', 'acme', { createType: 'COPY', originalZoneName: 'example.org.' })
         assert.equal(copy.statusCode, 201, copy.body)
+        const z = await t.store.zones.findByName('copy.example.', { accountIds: [zone.account_id] })
+        const stored = await records(t.store, z!.id)
+        assert.ok(stored.some(r => r.type === RRType.A), 'the copy has the records')
+        assert.ok(stored.every(r => !DNSSEC.has(r.type)), 'the copy has no DNSSEC record')
+        assert.equal(z!.dnssec_status, 'UNSIGNED')
+      })
+
+      it('an alias created of it is signed under its name with its keys: GET shows them with the alias\'s DS; changes of its signing are refused (230000)', async () => {
         const alias = await alice.post('/zones', { properties: { name: 'alias.example.', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'example.org.' } })
         assert.equal(alias.statusCode, 201, alias.body)
-        assert.equal((await alice.post('/zones/alias.example./unalias', {})).statusCode, 200)
-        for (const name of ['copy.example.', 'alias.example.']) {
-          const z = await t.store.zones.findByName(name, { accountIds: [zone.account_id] })
-          const stored = await records(t.store, z!.id)
-          assert.ok(stored.some(r => r.type === RRType.A), `${name} has the records`)
-          assert.ok(stored.every(r => !DNSSEC.has(r.type)), `${name} has no DNSSEC record`)
-          assert.equal(z!.dnssec_status, 'UNSIGNED')
+        const dto = (await alice.get('/zones/alias.example.')).json() as { properties: { dnssecStatus: string } }
+        assert.equal(dto.properties.dnssecStatus, 'SIGNED')
+        const z = (await t.store.zones.findByName('alias.example.', { accountIds: [zone.account_id] }))!
+        assert.ok((await records(t.store, z.id)).every(r => DNSSEC.has(r.type)), 'the alias holds DNSSEC rows only')
+        const own = (await alice.get('/zones/alias.example./dnssec')).json() as { status: string, keys: Array<{ type: string, keyId: number, dsRecords?: string[], dnsKeyRecord: string }> }
+        const primary = (await alice.get('/zones/example.org./dnssec')).json() as typeof own
+        assert.equal(own.status, 'SIGNED')
+        assert.deepEqual(own.keys.map(k => k.keyId), primary.keys.map(k => k.keyId), 'the primary\'s keys')
+        const ksk = own.keys.find(k => k.type === 'KSK')!
+        assert.match(ksk.dnsKeyRecord, /^alias\.example\. /)
+        const dnskey = (await records(t.store, z.id)).find(r => r.type === RRType.DNSKEY && keyTagOf(r.rdata) === ksk.keyId)!
+        assert.equal(ksk.dsRecords![1], `${ksk.keyId} ${dnskey.rdata[3]} 2 ${Buffer.from(dsRdata(parseName('alias.example.'), dnskey.rdata, 2).subarray(4)).toString('hex').toUpperCase()}`, 'the DS of the alias\'s name')
+        assert.notDeepEqual(ksk.dsRecords, primary.keys.find(k => k.type === 'KSK')!.dsRecords)
+        for (const [method, path] of [['post', '/zones/alias.example./dnssec'], ['put', '/zones/alias.example./dnssec'], ['patch', '/zones/alias.example./dnssec'], ['delete', '/zones/alias.example./dnssec'], ['post', '/zones/alias.example./dnssec/kskrollover']] as const) {
+          assert.equal(errorCode((await alice[method](path, {})).body), 230000, `${method} ${path}`)
         }
+      })
+
+      it('an alias unaliased stays signed, with the keys copied as its own (dnssec-verify accepts it)', async () => {
+        assert.equal((await alice.post('/zones/alias.example./unalias', {})).statusCode, 200)
+        const z = (await t.store.zones.findByName('alias.example.', { accountIds: [zone.account_id] }))!
+        assert.equal(z.zone_type, 'PRIMARY')
+        assert.equal(z.dnssec_status, 'SIGNED')
+        const keys = await t.store.dnssec.keys(z.id)
+        const theirs = await t.store.dnssec.keys(zone.id)
+        assert.deepEqual(keys.map(k => k.keyTag).sort(), theirs.map(k => k.keyTag).sort())
+        assert.ok(keys.every(k => theirs.every(o => o.id !== k.id)), 'rows of its own')
+        assert.ok((await records(t.store, z.id)).some(r => r.type === RRType.A))
+        await verify(t.store, z)
       })
     })
 
