@@ -1,9 +1,9 @@
-import type { Store, StoredRrset, WireRrset, Zone } from '../../store/store.ts'
+import type { Store, WireRrset, Zone } from '../../store/store.ts'
 import { canonicalSortKey, nameToString, parseName, type WireName } from '../../zone/name.ts'
 import { renameRecord, renameUnder } from '../../zone/rename.ts'
 import type { RrsetChange } from '../serial-bump.ts'
 import { openKey } from './keyring.ts'
-import { dnssecChanges, type DnssecSigner, type RecordSource } from './resign.ts'
+import { dnssecChanges, storedDnssecRrsets, type DnssecSigner, type RecordSource } from './resign.ts'
 import { rrsetKey } from './signing.ts'
 import { isDnssecType } from './types.ts'
 
@@ -97,19 +97,6 @@ export function renamedNet (primary: Pick<Zone, 'name'>, alias: Pick<Zone, 'name
   return out
 }
 
-/** Every DNSSEC rrset an alias holds (its only rows; read a page at a time). */
-async function aliasRows (tx: Store, aliasId: string): Promise<StoredRrset[]> {
-  const out: StoredRrset[] = []
-  let after: { ownerKey: string, type: number } | undefined
-  for (;;) {
-    const page = await tx.rrsets.listWire(aliasId, 5000, after)
-    for (const w of page) if (isDnssecType(w.type)) out.push({ ...w, rdataText: [] })
-    if (page.length < 5000) return out
-    const last = page[page.length - 1]!
-    after = { ownerKey: last.ownerKey, type: last.type }
-  }
-}
-
 /** What a change of a primary does to one of its aliases: its DNSSEC rrsets changed, and its `dnssec_status`. */
 export interface AliasSigning {
   alias: Zone
@@ -135,7 +122,7 @@ export async function aliasDnssecChanges (tx: Store, primary: Zone, net: Readonl
   let signing: DnssecSigner | undefined
   for (const alias of aliases) {
     if (!signed) {
-      if (alias.dnssec_status === 'SIGNED') out.push({ alias, changes: (await aliasRows(tx, alias.id)).map(before => ({ before })), status: 'UNSIGNED' })
+      if (alias.dnssec_status === 'SIGNED') out.push({ alias, changes: [...(await storedDnssecRrsets(tx, alias.id)).values()].map(before => ({ before })), status: 'UNSIGNED' })
       continue
     }
     if (signer === undefined) throw new Error(`a change of the signed zone ${primary.name} without its signer`)
