@@ -39,3 +39,22 @@ export async function startTestService (adminPassword: string, env: Record<strin
     }
   }
 }
+
+/** A request to a test service's API as a logged-in user: method, path, JSON body. */
+export type ServiceApi = (method: string, path: string, body?: unknown) => Promise<Response>
+
+/**
+ * Log in to the service as `username` (admin by default) with the password grant and return a
+ * function sending requests with its bearer token.
+ */
+export async function serviceApi (service: RunningService, password: string, username = 'admin'): Promise<ServiceApi> {
+  const base = `http://127.0.0.1:${service.httpPort}`
+  const login = await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username, password }) })
+  if (login.status !== 200) throw new Error(`login failed: ${login.status} ${await login.text()}`)
+  const { accessToken } = await login.json() as { accessToken: string }
+  return async (method, path, body) => await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${accessToken}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) })
+  })
+}
