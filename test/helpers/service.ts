@@ -58,3 +58,23 @@ export async function serviceApi (service: RunningService, password: string, use
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
 }
+
+/** A signed zone's KSKs as GET /zones/{z}/dnssec lists them: DNSKEY record text and DS records. */
+export interface ApiKsk { keyId: number, dnsKeyRecord: string, dsRecords: string[] }
+
+/** The zone's KSKs from GET /zones/{z}/dnssec (what a user gives a resolver or the parent). */
+export async function apiKsks (api: ServiceApi, zone: string): Promise<ApiKsk[]> {
+  const res = await api('GET', `/zones/${zone}/dnssec`)
+  if (res.status !== 200) throw new Error(`GET /zones/${zone}/dnssec: ${res.status} ${await res.text()}`)
+  const info = await res.json() as { keys: Array<ApiKsk & { type: string }> }
+  return info.keys.filter(k => k.type === 'KSK')
+}
+
+/** A `trust-anchors` statement (named.conf, delv's `-a`) holding the zone's KSKs from GET /zones/{z}/dnssec as static keys. */
+export async function apiTrustAnchors (api: ServiceApi, zone: string): Promise<string> {
+  const lines = (await apiKsks(api, zone)).map(k => {
+    const [flags, protocol, algorithm, ...key] = k.dnsKeyRecord.split(/\s+/).slice(4)
+    return `  "${zone}" static-key ${flags} ${protocol} ${algorithm} "${key.join('')}";`
+  })
+  return `trust-anchors {\n${lines.join('\n')}\n};\n`
+}

@@ -31,7 +31,7 @@ import { tempDir } from '../helpers/dnssec-tools.ts'
 import { BIND_REQUIRED, eventually } from '../helpers/named.ts'
 import { runProcess } from '../helpers/process.ts'
 import { pythonValidatorSkip, validateServed, type CachedAnswer, type ValidationResult } from '../helpers/python-validator.ts'
-import { serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
+import { apiKsks, serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
 
 const skip = pythonValidatorSkip()
@@ -64,8 +64,7 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
   const keys = async (): Promise<DnssecKey[]> => await store.dnssec.keys(zoneId)
   /** The SHA-256 DS of a KSK, as GET /zones/{z}/dnssec gives it to the parent. */
   const dsOf = async (keyTag: number): Promise<string> => {
-    const info = await (await api('GET', `/zones/${ZONE}/dnssec`)).json() as { keys: Array<{ keyId: number, dsRecords?: string[] }> }
-    const ds = info.keys.find(k => k.keyId === keyTag)?.dsRecords?.find(d => d.split(' ')[2] === '2')
+    const ds = (await apiKsks(api, ZONE)).find(k => k.keyId === keyTag)?.dsRecords.find(d => d.split(' ')[2] === '2')
     assert.ok(ds !== undefined, `GET lists the DS of KSK ${keyTag}`)
     return ds
   }
