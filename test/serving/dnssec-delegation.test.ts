@@ -2,7 +2,7 @@
  * Delegations below a zone signed through the API, all served by the one service: an insecure
  * delegation (NS and glue, no DS) to a child the service serves unsigned, and a secure one (a DS
  * rrset written through the rrsets API from the child's GET /zones/{z}/dnssec) to a child the
- * service also serves signed. With only the parent's KSK as trust anchor, `delv` finds the
+ * service also serves signed, the parent signed with NSEC, NSEC3 and NSEC3 with Opt-Out. With only the parent's KSK as trust anchor, `delv` finds the
  * insecure child's answers insecure (the parent proves there is no DS, RFC 4035 §5.2) and the
  * secure child's fully validated, through the DS; a validating BIND resolver whose only upstream
  * is the service resolves both children without SERVFAIL, AD set for the secure one only.
@@ -28,82 +28,84 @@ const zoneText = (ns: string): string => `@ 3600 IN SOA ${ns} hostmaster 1 7200 
 host 300 IN A 192.0.2.${ns === 'ns1' ? 1 : 2}
 `
 
-describe('delegations below a zone signed through the API: secure and insecure children', { skip }, () => {
-  let t: TestService
-  let api: ServiceApi
-  let port = 0
-  let tmp: ReturnType<typeof tempDir>
-  let anchorFile = ''
+for (const securityType of ['NSEC', 'NSEC3', 'NSEC3_OPT_OUT'] as const) {
+  describe(`delegations below a zone signed through the API (${securityType}): secure and insecure children`, { skip }, () => {
+    let t: TestService
+    let api: ServiceApi
+    let port = 0
+    let tmp: ReturnType<typeof tempDir>
+    let anchorFile = ''
 
-  before(async () => {
-    tmp = tempDir('zonal-dnssec-delegation-')
-    t = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0' })
-    port = t.service.dns.port
-    api = await serviceApi(t.service, PASSWORD)
-    await storeZone(t.service.store, 'default', PARENT, `${zoneText('ns1')}ns1 3600 IN A 127.0.0.1
+    before(async () => {
+      tmp = tempDir('zonal-dnssec-delegation-')
+      t = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0' })
+      port = t.service.dns.port
+      api = await serviceApi(t.service, PASSWORD)
+      await storeZone(t.service.store, 'default', PARENT, `${zoneText('ns1')}ns1 3600 IN A 127.0.0.1
 www 300 IN A 192.0.2.10
 insecure 3600 IN NS ns.insecure
 ns.insecure 3600 IN A 127.0.0.1
 secure 3600 IN NS ns.secure
 ns.secure 3600 IN A 127.0.0.1
 `)
-    await storeZone(t.service.store, 'default', INSECURE, `${zoneText('ns')}ns 3600 IN A 127.0.0.1\n`)
-    await storeZone(t.service.store, 'default', SECURE, `${zoneText('ns')}ns 3600 IN A 127.0.0.1\n`.replace('192.0.2.2', '192.0.2.3'))
-    await t.service.dns.loaded
-    assert.equal((await api('POST', `/zones/${SECURE}/dnssec`, {})).status, 201)
-    assert.equal((await api('POST', `/zones/${PARENT}/dnssec`, {})).status, 201)
-    const [childKsk] = await apiKsks(api, SECURE)
-    const ds = childKsk!.dsRecords.find(d => d.split(' ')[2] === '2')!
-    const res = await api('POST', `/zones/${PARENT}/rrsets/DS/secure`, { ttl: 3600, rdata: [ds] })
-    assert.equal(res.status, 201, await res.text())
-    await eventually(async () => (await ask(port, SECURE, 'DS')).answers.some(r => r.type === RRType.DS), 20_000, 'the DS served')
-    anchorFile = join(tmp.dir, 'anchor')
-    writeFileSync(anchorFile, await apiTrustAnchors(api, PARENT))
-  })
-  after(async () => {
-    await t?.stop()
-    tmp?.remove()
-  })
+      await storeZone(t.service.store, 'default', INSECURE, `${zoneText('ns')}ns 3600 IN A 127.0.0.1\n`)
+      await storeZone(t.service.store, 'default', SECURE, `${zoneText('ns')}ns 3600 IN A 127.0.0.1\n`.replace('192.0.2.2', '192.0.2.3'))
+      await t.service.dns.loaded
+      assert.equal((await api('POST', `/zones/${SECURE}/dnssec`, {})).status, 201)
+      assert.equal((await api('POST', `/zones/${PARENT}/dnssec`, { dnssecPolicy: { securityType } })).status, 201)
+      const [childKsk] = await apiKsks(api, SECURE)
+      const ds = childKsk!.dsRecords.find(d => d.split(' ')[2] === '2')!
+      const res = await api('POST', `/zones/${PARENT}/rrsets/DS/secure`, { ttl: 3600, rdata: [ds] })
+      assert.equal(res.status, 201, await res.text())
+      await eventually(async () => (await ask(port, SECURE, 'DS')).answers.some(r => r.type === RRType.DS), 20_000, 'the DS served')
+      anchorFile = join(tmp.dir, 'anchor')
+      writeFileSync(anchorFile, await apiTrustAnchors(api, PARENT))
+    })
+    after(async () => {
+      await t?.stop()
+      tmp?.remove()
+    })
 
-  it('answers the DS of each child from the parent: signed DS rrset for the secure one, a signed proof of no DS for the insecure one', async () => {
-    const secure = await ask(port, SECURE, 'DS')
-    assert.equal(secure.rcode, 0)
-    assert.deepEqual(secure.answers.map(r => r.type).sort(), [RRType.DS, RRType.RRSIG])
-    const insecure = await ask(port, INSECURE, 'DS')
-    assert.equal(insecure.rcode, 0)
-    assert.equal(insecure.answers.length, 0)
-    assert.ok(insecure.authority.some(r => r.type === RRType.NSEC), 'the NSEC of the delegation')
-    assert.ok(insecure.authority.some(r => r.type === RRType.SOA), 'the parent\'s SOA')
-  })
+    it('answers the DS of each child from the parent: signed DS rrset for the secure one, a signed proof of no DS for the insecure one', async () => {
+      const secure = await ask(port, SECURE, 'DS')
+      assert.equal(secure.rcode, 0)
+      assert.deepEqual(secure.answers.map(r => r.type).sort(), [RRType.DS, RRType.RRSIG])
+      const insecure = await ask(port, INSECURE, 'DS')
+      assert.equal(insecure.rcode, 0)
+      assert.equal(insecure.answers.length, 0)
+      assert.ok(insecure.authority.some(r => r.type === (securityType === 'NSEC' ? RRType.NSEC : RRType.NSEC3)), 'the denial of the DS')
+      assert.ok(insecure.authority.some(r => r.type === RRType.SOA), 'the parent\'s SOA')
+    })
 
-  it('is validated by delv from the parent\'s KSK: the insecure child unsigned (not bogus), the secure child fully validated', async () => {
-    const insecure = await delv(port, anchorFile, PARENT, `host.${INSECURE}`, 'A')
-    assert.match(insecure, /; unsigned answer/, insecure)
-    assert.match(insecure, /192\.0\.2\.2/, insecure)
-    const secure = await delv(port, anchorFile, PARENT, `host.${SECURE}`, 'A')
-    assert.match(secure, /; fully validated/, secure)
-    assert.match(secure, /192\.0\.2\.3/, secure)
-    const missing = await delv(port, anchorFile, PARENT, `none.${SECURE}`, 'A')
-    assert.match(missing, /; negative response, fully validated/, missing)
-    assert.match(await delv(port, anchorFile, PARENT, `www.${PARENT}`, 'A'), /; fully validated/)
-  })
-
-  it('is resolved by a validating BIND resolver whose only upstream is the service: no SERVFAIL, AD for the secure child only', async () => {
-    const resolver = await startValidatingResolver(port, [PARENT], await apiTrustAnchors(api, PARENT))
-    try {
-      const secure = await dig(resolver.port, '+dnssec', '+time=5', `host.${SECURE}`, 'A')
-      assert.match(secure, /status: NOERROR/, secure)
-      assert.match(secure, / flags:[^;]* ad[ ;]/, secure)
-      assert.match(secure, /192\.0\.2\.3/, secure)
-      const insecure = await dig(resolver.port, '+dnssec', '+time=5', `host.${INSECURE}`, 'A')
-      assert.match(insecure, /status: NOERROR/, insecure)
-      assert.doesNotMatch(insecure, / flags:[^;]* ad[ ;]/, insecure)
+    it('is validated by delv from the parent\'s KSK: the insecure child unsigned (not bogus), the secure child fully validated', async () => {
+      const insecure = await delv(port, anchorFile, PARENT, `host.${INSECURE}`, 'A')
+      assert.match(insecure, /; unsigned answer/, insecure)
       assert.match(insecure, /192\.0\.2\.2/, insecure)
-      const nx = await dig(resolver.port, '+dnssec', '+time=5', `none.${SECURE}`, 'A')
-      assert.match(nx, /status: NXDOMAIN/, nx)
-      assert.match(nx, / flags:[^;]* ad[ ;]/, nx)
-    } finally {
-      await resolver.stop()
-    }
+      const secure = await delv(port, anchorFile, PARENT, `host.${SECURE}`, 'A')
+      assert.match(secure, /; fully validated/, secure)
+      assert.match(secure, /192\.0\.2\.3/, secure)
+      const missing = await delv(port, anchorFile, PARENT, `none.${SECURE}`, 'A')
+      assert.match(missing, /; negative response, fully validated/, missing)
+      assert.match(await delv(port, anchorFile, PARENT, `www.${PARENT}`, 'A'), /; fully validated/)
+    })
+
+    it('is resolved by a validating BIND resolver whose only upstream is the service: no SERVFAIL, AD for the secure child only', async () => {
+      const resolver = await startValidatingResolver(port, [PARENT], await apiTrustAnchors(api, PARENT))
+      try {
+        const secure = await dig(resolver.port, '+dnssec', '+time=5', `host.${SECURE}`, 'A')
+        assert.match(secure, /status: NOERROR/, secure)
+        assert.match(secure, / flags:[^;]* ad[ ;]/, secure)
+        assert.match(secure, /192\.0\.2\.3/, secure)
+        const insecure = await dig(resolver.port, '+dnssec', '+time=5', `host.${INSECURE}`, 'A')
+        assert.match(insecure, /status: NOERROR/, insecure)
+        assert.doesNotMatch(insecure, / flags:[^;]* ad[ ;]/, insecure)
+        assert.match(insecure, /192\.0\.2\.2/, insecure)
+        const nx = await dig(resolver.port, '+dnssec', '+time=5', `none.${SECURE}`, 'A')
+        assert.match(nx, /status: NXDOMAIN/, nx)
+        assert.match(nx, / flags:[^;]* ad[ ;]/, nx)
+      } finally {
+        await resolver.stop()
+      }
+    })
   })
-})
+}
