@@ -2,7 +2,7 @@
  * The health check "DS records at the parent match the zone's DNSKEYs" (src/health/checks/
  * dnssec-ds.ts) run as the health API runs it, against a BIND parent (`test.`, the loopback world
  * of test/helpers/health-world.ts) holding the DS records a registrar would publish from
- * GET /zones/{z}/dnssec: matching, it passes; a DS of another key is an ERROR; a signed zone with
+ * GET /zones/{z}/dnssec: matching (each digest type GET lists), it passes; a DS of another key is an ERROR; a signed zone with
  * no DS at its parent gets the documented WARNING; after a KSK rollover the old DS left at the
  * parent still matches while the old KSK is published, and is an ERROR once the maintenance job
  * (driven in this process with a test clock) has removed it.
@@ -39,7 +39,7 @@ describe('the DNSSEC DS health check against a BIND parent holding DS records', 
     }
     // What a registrar publishes: each zone's own DS, except otherkey.test. (the DS of matching.test.'s key) and nods.test. (none).
     await world.updateParent([
-      `update add matching.test. 3600 IN DS ${await ds('matching.test.')}`,
+      ...(await apiKsks(api, 'matching.test.'))[0]!.dsRecords.map(d => `update add matching.test. 3600 IN DS ${d}`),
       `update add otherkey.test. 3600 IN DS ${await ds('matching.test.')}`,
       `update add rolled.test. 3600 IN DS ${await ds('rolled.test.')}`
     ])
@@ -49,10 +49,14 @@ describe('the DNSSEC DS health check against a BIND parent holding DS records', 
     await world?.stop()
   })
 
-  it('passes when the parent\'s DS matches the zone\'s KSK', async () => {
+  it('passes when the parent\'s DS records match the zone\'s KSK (SHA-1, SHA-256 and SHA-384, all GET lists)', async () => {
     const r = await dsCheck('matching.test.')
     assert.equal(r.status, 'OK', JSON.stringify(r))
-    assert.deepEqual(r.messages, [{ status: 'OK', message: `The DS records [${await ds('matching.test.')}] at the parent 'test.' match DNSKEYs of 'matching.test.'.` }])
+    const listed = (await apiKsks(api, 'matching.test.'))[0]!.dsRecords
+    assert.deepEqual(listed.map(d => d.split(' ')[2]), ['1', '2', '4'])
+    assert.equal(r.messages.length, 1, JSON.stringify(r.messages))
+    assert.equal(r.messages[0].status, 'OK')
+    for (const d of listed) assert.ok(r.messages[0].message.includes(d), `${d} matches: ${r.messages[0].message}`)
   })
 
   it('reports an ERROR when the parent\'s DS is of another key', async () => {
