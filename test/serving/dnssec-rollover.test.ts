@@ -14,7 +14,8 @@
  *   the old key being published), the old removed.
  *
  * A second validator, `unbound-host` under `faketime` with the DS as trust anchor, checks each
- * step's A answer where it is installed.
+ * step's A answer where it is installed. A BIND secondary of the zone follows every step (NOTIFY,
+ * transfer), its copy passing `kzonecheck --dnssec` at the clock's time.
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
@@ -27,14 +28,14 @@ import { readSoa } from '../../src/zone/rdata/soa.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
 import { maintainZone } from '../../src/zones/dnssec/maintenance.ts'
 import { ask } from '../helpers/dnssec-zones.ts'
-import { tempDir } from '../helpers/dnssec-tools.ts'
-import { BIND_REQUIRED, eventually } from '../helpers/named.ts'
+import { dnssecToolsSkip, runTool, tempDir } from '../helpers/dnssec-tools.ts'
+import { BIND_REQUIRED, bindSkip, dig, eventually, freeDnsPort, startNamed, type Named } from '../helpers/named.ts'
 import { runProcess } from '../helpers/process.ts'
 import { pythonValidatorSkip, validateServed, type CachedAnswer, type ValidationResult } from '../helpers/python-validator.ts'
 import { apiKsks, serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
 
-const skip = pythonValidatorSkip()
+const skip = pythonValidatorSkip() || bindSkip('named', 'dig') || dnssecToolsSkip()
 const PASSWORD = 'dnssec rollover password'
 const ZONE = 'roll.test.'
 const DAY = 86_400_000
@@ -59,6 +60,7 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
   let port = 0
   let now = new Date()
   let tmp: ReturnType<typeof tempDir>
+  let secondary: Named
   const secrets = new SecretBox(undefined)
 
   const keys = async (): Promise<DnssecKey[]> => await store.dnssec.keys(zoneId)
@@ -75,7 +77,20 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
     const serial = (await store.zones.findById(zoneId))!.serial
     await eventually(async () => (await ask(port, ZONE, 'SOA')).answers.some(r => r.type === RRType.SOA && readSoa(r.rdata).serial === serial), 20_000, `serial ${serial} served`)
     assert.notEqual(serial, before)
+    await secondaryFollows()
     return steps
+  }
+  /**
+   * BIND's secondary of the zone (told by Zonal's NOTIFY) has transferred the serial the store
+   * holds, and its copy passes `kzonecheck --dnssec` at the test clock's time.
+   */
+  const secondaryFollows = async (): Promise<void> => {
+    const serial = (await store.zones.findById(zoneId))!.serial
+    await eventually(async () => new RegExp(`\\s${serial}\\s`).test(await dig(secondary.port, '+norec', '+short', ZONE, 'SOA')), 20_000, `the secondary at serial ${serial}`)
+    const copy = join(tmp.dir, `secondary-${serial}.zone`)
+    writeFileSync(copy, (await dig(secondary.port, ZONE, 'AXFR', '+onesoa')).split('\n').filter(l => l !== '' && !l.startsWith(';')).join('\n') + '\n')
+    const check = runTool('kzonecheck', ['--dnssec', 'on', '-t', String(Math.floor(now.getTime() / 1000)), '-o', ZONE, copy])
+    assert.equal(check.status, 0, `the secondary's copy at ${now.toISOString()}: ${check.stdout}${check.stderr}`)
   }
   /** The dnspython verdict, and unbound-host's ("secure" …) where it is installed and one DS is the anchor. */
   const validate = async (ds: string[], cached: CachedAnswer[] = []): Promise<ValidationResult & { unbound?: string }> => {
@@ -110,9 +125,16 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
     await t.service.dns.loaded
     assert.equal((await api('POST', `/zones/${ZONE}/dnssec`, {})).status, 201)
     await eventually(async () => (await ask(port, ZONE, 'DNSKEY')).answers.some(r => r.type === RRType.DNSKEY), 20_000, 'the DNSKEY rrset served')
+    // BIND as a secondary of the signed zone: transfers opened to loopback, NOTIFY sent to it.
+    const secondaryPort = await freeDnsPort()
+    const opened = await api('PATCH', `/zones/${ZONE}`, { primaryCreateInfo: { restrictIPList: [{ singleIP: '127.0.0.1' }], notifyAddresses: [{ notifyAddress: `127.0.0.1:${secondaryPort}` }] } })
+    assert.ok(opened.status === 200 || opened.status === 204, `${opened.status} ${await opened.text()}`)
+    secondary = await startNamed({ port: secondaryPort, body: `zone "${ZONE}" { type secondary; primaries { 127.0.0.1 port ${port}; }; file "$DIR/secondary.db"; allow-transfer { 127.0.0.1; }; };` })
     now = new Date()
+    await secondaryFollows()
   })
   after(async () => {
+    await secondary?.stop()
     await t?.stop()
     tmp?.remove()
   })
@@ -129,6 +151,7 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
     const newDs = await dsOf(newKsk.keyTag)
     assert.ok((await res.json() as { dsRecords: string[] }).dsRecords.includes(newDs), 'the rollover answers the new DS')
     await eventually(async () => (await ask(port, ZONE, 'DNSKEY')).answers.filter(r => r.type === RRType.DNSKEY).length === 3, 20_000, 'the new KSK served')
+    await secondaryFollows()
     // Resolvers hold the old DS until the parent publishes the new one: both must validate now.
     const published = await valid([oldDs])
     assert.deepEqual(published.dnskeyTags, [...(await keys()).map(k => k.keyTag)].sort((a, b) => a - b))
