@@ -89,6 +89,13 @@ ns.secure 3600 IN A 127.0.0.1
       assert.match(await delv(port, anchorFile, PARENT, `www.${PARENT}`, 'A'), /; fully validated/)
     })
 
+    it('refuses the child\'s DS at the parent\'s own apex (written there, it broke the resolution of both children)', async () => {
+      const [childKsk] = await apiKsks(api, SECURE)
+      const res = await api('POST', `/zones/${PARENT}/rrsets/DS/@`, { ttl: 3600, rdata: [childKsk!.dsRecords[1]] })
+      assert.equal(res.status, 400)
+      assert.match(await res.text(), /ZONE_DS_AT_APEX/)
+    })
+
     it('is resolved by a validating BIND resolver whose only upstream is the service: no SERVFAIL, AD for the secure child only', async () => {
       const resolver = await startValidatingResolver(port, [PARENT], await apiTrustAnchors(api, PARENT))
       try {
