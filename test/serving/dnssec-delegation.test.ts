@@ -5,7 +5,9 @@
  * service also serves signed, the parent signed with NSEC, NSEC3 and NSEC3 with Opt-Out. With only the parent's KSK as trust anchor, `delv` finds the
  * insecure child's answers insecure (the parent proves there is no DS, RFC 4035 §5.2) and the
  * secure child's fully validated, through the DS; a validating BIND resolver whose only upstream
- * is the service resolves both children without SERVFAIL, AD set for the secure one only.
+ * is the service resolves both children without SERVFAIL, AD set for the secure one only. The
+ * child's DS at the parent's own apex is refused; the child's KSK rollover is followed by a new
+ * DS put in the parent; a DS deleted makes the child insecure, never bogus.
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
@@ -89,7 +91,7 @@ ns.secure 3600 IN A 127.0.0.1
       assert.match(await delv(port, anchorFile, PARENT, `www.${PARENT}`, 'A'), /; fully validated/)
     })
 
-    it('refuses the child\'s DS at the parent\'s own apex (written there, it broke the resolution of both children)', async () => {
+    it('refuses the child\'s DS at the parent\'s own apex (written there, a validating resolver failed names below it)', async () => {
       const [childKsk] = await apiKsks(api, SECURE)
       const res = await api('POST', `/zones/${PARENT}/rrsets/DS/@`, { ttl: 3600, rdata: [childKsk!.dsRecords[1]] })
       assert.equal(res.status, 400)
@@ -113,6 +115,25 @@ ns.secure 3600 IN A 127.0.0.1
       } finally {
         await resolver.stop()
       }
+    })
+
+    it('follows the secure child\'s KSK rollover: with the new DS put in the parent, the child validates', async () => {
+      const res = await api('POST', `/zones/${SECURE}/dnssec/kskrollover`, {})
+      assert.equal(res.status, 200, await res.clone().text())
+      const newDs = (await res.json() as { dsRecords: string[] }).dsRecords.find(d => d.split(' ')[2] === '2')!
+      const put = await api('PUT', `/zones/${PARENT}/rrsets/DS/secure`, { ttl: 3600, rdata: [newDs] })
+      assert.equal(put.status, 200, await put.text())
+      await eventually(async () => (await ask(port, SECURE, 'DS')).answers.some(r => r.type === RRType.DS && Buffer.from(r.rdata.subarray(4)).toString('hex').toUpperCase() === newDs.split(' ')[3]), 20_000, 'the new DS served')
+      const secure = await delv(port, anchorFile, PARENT, `host.${SECURE}`, 'A')
+      assert.match(secure, /; fully validated/, secure)
+    })
+
+    it('makes the secure child insecure when its DS is deleted: its answers unsigned, not bogus', async () => {
+      assert.equal((await api('DELETE', `/zones/${PARENT}/rrsets/DS/secure`)).status, 204)
+      await eventually(async () => (await ask(port, SECURE, 'DS')).answers.length === 0, 20_000, 'the DS gone')
+      const insecure = await delv(port, anchorFile, PARENT, `host.${SECURE}`, 'A')
+      assert.match(insecure, /; unsigned answer/, insecure)
+      assert.match(insecure, /192\.0\.2\.3/, insecure)
     })
   })
 }
