@@ -2,8 +2,8 @@
  * Delegations below a zone signed through the API, all served by the one service: an insecure
  * delegation (NS and glue, no DS) to a child the service serves unsigned, and a secure one (a DS
  * rrset written through the rrsets API from the child's GET /zones/{z}/dnssec) to a child the
- * service also serves signed, the parent signed with NSEC, NSEC3 and NSEC3 with Opt-Out. With only the parent's KSK as trust anchor, `delv` finds the
- * insecure child's answers insecure (the parent proves there is no DS, RFC 4035 §5.2) and the
+ * service also serves signed, the parent signed with NSEC, NSEC3 and NSEC3 with Opt-Out. With
+ * only the parent's KSK as trust anchor, `delv` finds the insecure child's answers insecure (the parent proves there is no DS, RFC 4035 §5.2) and the
  * secure child's fully validated, through the DS; a validating BIND resolver whose only upstream
  * is the service resolves both children without SERVFAIL, AD set for the secure one only. The
  * child's DS at the parent's own apex is refused; the child's KSK rollover is followed by a new
