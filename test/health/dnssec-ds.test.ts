@@ -2,8 +2,9 @@
  * The health check "DS records at the parent match the zone's DNSKEYs" (src/health/checks/
  * dnssec-ds.ts) run as the health API runs it, against a BIND parent (`test.`, the loopback world
  * of test/helpers/health-world.ts) holding the DS records a registrar would publish from
- * GET /zones/{z}/dnssec: matching (each digest type GET lists), it passes; a DS of another key is an ERROR; a signed zone with
- * no DS at its parent gets the documented WARNING; after a KSK rollover the old DS left at the
+ * GET /zones/{z}/dnssec: matching (each digest type GET lists), it passes, and is an ERROR once
+ * the zone is unsigned; a DS of another key is an ERROR; a signed zone with no DS at its parent
+ * gets the documented WARNING; after a KSK rollover the old DS left at the
  * parent still matches while the old KSK is published, and is an ERROR once the maintenance job
  * (driven in this process with a test clock) has removed it.
  */
@@ -57,6 +58,16 @@ describe('the DNSSEC DS health check against a BIND parent holding DS records', 
     assert.equal(r.messages.length, 1, JSON.stringify(r.messages))
     assert.equal(r.messages[0].status, 'OK')
     for (const d of listed) assert.ok(r.messages[0].message.includes(d), `${d} matches: ${r.messages[0].message}`)
+  })
+
+  it('reports an ERROR when the parent holds DS records for a zone no longer signed (DELETE …/dnssec)', async () => {
+    const listed = (await apiKsks(api, 'matching.test.'))[0]!.dsRecords
+    assert.equal((await api('DELETE', '/zones/matching.test./dnssec')).status, 204)
+    const r = await dsCheck('matching.test.')
+    assert.equal(r.status, 'ERROR', JSON.stringify(r))
+    assert.equal(r.messages.length, 1)
+    assert.match(r.messages[0].message, /^The parent 'test\.' holds DS records for 'matching\.test\.' \[.*\], but the zone is not signed: validating resolvers fail its names\.$/)
+    for (const d of listed) assert.ok(r.messages[0].message.includes(d), d)
   })
 
   it('reports an ERROR when the parent\'s DS is of another key', async () => {
