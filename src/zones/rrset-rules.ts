@@ -47,7 +47,8 @@ export interface Placement {
  * - SOA only at the apex, one record (RFC 1035 §5.2);
  * - a CNAME never at the apex, one record, and never beside other data; no other data beside a
  *   CNAME (RFC 1034 §3.6.2, RFC 2181 §10.1; RRSIG and NSEC excepted, RFC 4035 §2.5);
- * - nothing below a RRType.DNAME, and no DNAME above existing names (RFC 6672).
+ * - nothing below a RRType.DNAME, and no DNAME above existing names (RFC 6672);
+ * - no DS at the apex (RFC 4034 §5: it belongs in the parent zone).
  *
  * @throws ZonalError INVALID_INPUT with the zone check code (`ZONE_CNAME_WITH_OTHER_DATA` …)
  */
@@ -71,6 +72,8 @@ export async function checkPlacement (tx: Store, p: Placement, known?: { types: 
     if (!apex) throw broken('ZONE_SOA_NOT_AT_APEX', p.owner)
     if (p.count !== 1) throw broken('ZONE_SOA_MULTIPLE', p.owner, `${p.count} SOA records`)
   }
+  // RFC 4034 §5: the DS of a zone lives in its parent, at the delegation.
+  if (p.type === RRType.DS && apex) throw broken('ZONE_DS_AT_APEX', p.owner)
   if (p.type === RRType.CNAME) {
     if (apex) throw broken('ZONE_CNAME_AT_APEX', p.owner)
     if (p.count > 1) throw broken('ZONE_CNAME_MULTIPLE', p.owner, `${p.count} CNAME records`)

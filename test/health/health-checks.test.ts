@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { query } from '../../src/dns/client/query.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
-import { startHealthWorld, WORLD, type HealthWorld } from '../helpers/health-world.ts'
-import { bindSkip, eventually } from '../helpers/named.ts'
+import { healthResult, runHealthCheck, startHealthWorld, WORLD, type HealthWorld } from '../helpers/health-world.ts'
+import { bindSkip } from '../helpers/named.ts'
 import { pythonClients, runPython, ULTRA_REST_CLIENT } from '../helpers/python-clients.ts'
 import { startTestService, type TestService } from '../helpers/service.ts'
 
@@ -26,13 +26,7 @@ const DELEGATIONS: Record<string, string[]> = {
   'nullmx.test.': ['ns1.zonal.test.', 'ns2.zonal.test.']
 }
 
-function result (report: Json, category: string, name: string): Json {
-  const c = report.checks.find((x: Json) => x.category === category)
-  assert.ok(c !== undefined, `no category ${category}`)
-  const r = c.results.find((x: Json) => x.name === name)
-  assert.ok(r !== undefined, `no result "${name}" in ${category}: ${c.results.map((x: Json) => x.name).join(' | ')}`)
-  return r
-}
+const result = healthResult
 
 describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, () => {
   let world: HealthWorld
@@ -47,18 +41,7 @@ describe('DNS health checks in a loopback world', { skip: bindSkip('named') }, (
     ...(body === undefined ? {} : { body: JSON.stringify(body) })
   })
 
-  const check = async (zone: string): Promise<Json> => {
-    const res = await api('POST', `/v1/zones/${zone}/healthchecks`, {})
-    assert.equal(res.status, 202, await res.clone().text())
-    const location = res.headers.get('location')!
-    assert.match(location, new RegExp(`^/v1/zones/${zone.replace(/\./g, '\\.')}/healthchecks/\\d{4}-\\d{2}-\\d{2}-\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`))
-    let report: Json
-    await eventually(async () => {
-      report = await (await api('GET', location)).json()
-      return report.state !== 'IN_PROGRESS'
-    }, 30_000, `the check of ${zone}`)
-    return report
-  }
+  const check = async (zone: string): Promise<Json> => await runHealthCheck(api, zone)
 
   before(async () => {
     world = await startHealthWorld(DELEGATIONS)

@@ -1,4 +1,7 @@
-import { freeDnsPort, startNamed, type Named } from './named.ts'
+import assert from 'node:assert/strict'
+import { eventually, freeDnsPort, startNamed, type Named } from './named.ts'
+import { runProcess } from './process.ts'
+import type { ServiceApi } from './service.ts'
 
 /**
  * A DNS world on loopback for health checks. The nameservers of the zones checked are all asked
@@ -22,6 +25,12 @@ export interface HealthWorld {
   resolver: string
   /** The environment the service needs in this world. */
   env: Record<string, string>
+  /**
+   * Change the parent zone `test.` by dynamic update (`nsupdate`, RFC 2136): `update` lines such
+   * as `update add healthy.test. 3600 IN DS …` (DS records a registrar would publish).
+   * @throws Error with nsupdate's output when the update fails
+   */
+  updateParent (updates: readonly string[]): Promise<void>
   stop (): Promise<void>
 }
 
@@ -67,7 +76,8 @@ export async function startHealthWorld (delegations: Record<string, string[]>): 
     started.push(await startNamed({
       port,
       files: { 'root.zone': root, 'test.zone': tld, 'ext.zone': ext },
-      body: Object.entries({ '.': 'root', 'test.': 'test', 'ext.test.': 'ext' }).map(([zone, file]) => `zone "${zone}" { type primary; file "$DIR/${file}.zone"; };`).join('\n')
+      // `test.` takes dynamic updates from loopback (the DS records of a test).
+      body: Object.entries({ '.': 'root', 'test.': 'test', 'ext.test.': 'ext' }).map(([zone, file]) => `zone "${zone}" { type primary; file "$DIR/${file}.zone";${zone === 'test.' ? ' allow-update { 127.0.0.1; };' : ''} };`).join('\n')
     }))
     started.push(await startNamed({
       port: resolverPort,
@@ -91,8 +101,41 @@ export async function startHealthWorld (delegations: Record<string, string[]>): 
       ZONAL_HEALTH_NS_PORT: String(port),
       ZONAL_NAMESERVERS: 'ns1.zonal.test.,ns2.zonal.test.'
     },
+    async updateParent (updates) {
+      const r = await runProcess('nsupdate', [], { input: `server ${WORLD.root} ${port}\nzone test.\n${updates.join('\n')}\nsend\n` })
+      if (r.code !== 0) throw new Error(`nsupdate failed (${r.code}): ${r.stdout}${r.stderr}`)
+    },
     async stop () {
       for (const n of started.reverse()) await n.stop()
     }
   }
+}
+
+/** A health report as the API returns it (checks by category, each with its results). */
+export type HealthReport = any
+
+/**
+ * Run a zone's health check as the API does (`POST /v1/zones/{zone}/healthchecks`, 202 and a
+ * Location naming the report's version) and return the report once it is no longer IN_PROGRESS.
+ */
+export async function runHealthCheck (api: ServiceApi, zone: string): Promise<HealthReport> {
+  const res = await api('POST', `/v1/zones/${zone}/healthchecks`, {})
+  assert.equal(res.status, 202, await res.clone().text())
+  const location = res.headers.get('location')!
+  assert.match(location, new RegExp(`^/v1/zones/${zone.replace(/\./g, '\\.')}/healthchecks/\\d{4}-\\d{2}-\\d{2}-\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z$`))
+  let report: HealthReport
+  await eventually(async () => {
+    report = await (await api('GET', location)).json()
+    return report.state !== 'IN_PROGRESS'
+  }, 30_000, `the check of ${zone}`)
+  return report
+}
+
+/** The result named `name` of a report's `category`. */
+export function healthResult (report: HealthReport, category: string, name: string): HealthReport {
+  const c = report.checks.find((x: HealthReport) => x.category === category)
+  assert.ok(c !== undefined, `no category ${category}`)
+  const r = c.results.find((x: HealthReport) => x.name === name)
+  assert.ok(r !== undefined, `no result "${name}" in ${category}: ${c.results.map((x: HealthReport) => x.name).join(' | ')}`)
+  return r
 }

@@ -72,6 +72,8 @@ export interface Named {
   log (): string
   /** Resolves with the log once `pattern` matches the log from offset `from` on. */
   waitForLog (pattern: RegExp, ms?: number, from?: number): Promise<string>
+  /** Ask named to load its zone files again (SIGHUP: there is no control channel); wait with `waitForLog`. */
+  reload (): void
   stop (): Promise<void>
 }
 
@@ -169,7 +171,7 @@ export async function runNamed (dir: string, port: number, conf: string, debug?:
     await stop()
     throw err
   }
-  return { port, dir, log: () => text, waitForLog, stop }
+  return { port, dir, log: () => text, waitForLog, reload: () => { child.kill('SIGHUP') }, stop }
 }
 
 /** `dig @127.0.0.1 -p port` without blocking the event loop (a server may run in this process). */

@@ -23,7 +23,7 @@ import { RRType } from '../../src/zone/rrtype.ts'
 import { ask, delv, requireTools } from '../helpers/dnssec-zones.ts'
 import { dnssecToolsSkip, runTool } from '../helpers/dnssec-tools.ts'
 import { dig, eventually, startValidatingResolver } from '../helpers/named.ts'
-import { startTestService, type TestService } from '../helpers/service.ts'
+import { apiTrustAnchors, serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 import { storeZone } from '../helpers/stored-zones.ts'
 
 const skip = requireTools('delv', 'dig') || dnssecToolsSkip()
@@ -43,23 +43,13 @@ deep.empty.nonterminal 300 IN TXT "under empty non-terminals"
 
 describe('DNSSEC through the service: signed by the API, validated by delv', { skip }, () => {
   let t: TestService
-  let token = ''
+  let api: ServiceApi
   let dir = ''
   let port = 0
-  const api = async (method: string, path: string, body?: unknown): Promise<Response> => await fetch(`http://127.0.0.1:${t.service.httpPort}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) })
-  })
   /** The zone's KSK as delv's trust anchor (from the API's GET, as a user would give it to a resolver). */
   const anchor = async (zone = ZONE): Promise<string> => {
-    const res = await api('GET', `/zones/${zone}/dnssec`)
-    assert.equal(res.status, 200)
-    const info = await res.json() as { keys: Array<{ type: string, dnsKeyRecord: string }> }
-    const ksk = info.keys.find(k => k.type === 'KSK')!
-    const [flags, protocol, algorithm, ...key] = ksk.dnsKeyRecord.split(/\s+/).slice(4)
     const file = join(dir, `anchor-${Date.now()}`)
-    writeFileSync(file, `trust-anchors {\n  "${zone}" static-key ${flags} ${protocol} ${algorithm} "${key.join('')}";\n};\n`)
+    writeFileSync(file, await apiTrustAnchors(api, zone))
     return file
   }
   /** The alias's KSK's SHA-256 DS from the API's GET (computed for the alias's name) as delv's trust anchor. */
@@ -87,12 +77,7 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
     dir = mkdtempSync(join(tmpdir(), 'zonal-dnssec-service-'))
     t = await startTestService(PASSWORD, { ZONAL_DNS_HOST: '127.0.0.1', ZONAL_DNS_WORKERS: '1', ZONAL_DNS_RRL: '0' })
     port = t.service.dns.port
-    const res = await fetch(`http://127.0.0.1:${t.service.httpPort}/authorization/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: PASSWORD }).toString()
-    })
-    token = (await res.json() as { accessToken: string }).accessToken
+    api = await serviceApi(t.service, PASSWORD)
     await storeZone(t.service.store, 'default', ZONE, RECORDS)
     await t.service.dns.loaded
     await served(ZONE, 'SOA', m => m.rcode === 0 && m.answers.length === 1)
@@ -208,10 +193,7 @@ describe('DNSSEC through the service: signed by the API, validated by delv', { s
   })
 
   it('is resolved by a validating BIND resolver whose only upstream is the service and only trust anchor the KSK from GET: AD set, no SERVFAIL', async () => {
-    const res = await api('GET', `/zones/${ZONE}/dnssec`)
-    const ksk = (await res.json() as { keys: Array<{ type: string, dnsKeyRecord: string }> }).keys.find(k => k.type === 'KSK')!
-    const [flags, protocol, algorithm, ...key] = ksk.dnsKeyRecord.split(/\s+/).slice(4)
-    const resolver = await startValidatingResolver(port, [ZONE], `trust-anchors {\n  "${ZONE}" static-key ${flags} ${protocol} ${algorithm} "${key.join('')}";\n};\n`)
+    const resolver = await startValidatingResolver(port, [ZONE], await apiTrustAnchors(api, ZONE))
     try {
       const wrong: string[] = []
       for (const [name, type, status, answered] of [[`www.${ZONE}`, 'A', 'NOERROR', true], [`anything.wild.${ZONE}`, 'A', 'NOERROR', true], [`alias.${ZONE}`, 'A', 'NOERROR', true], [`www.${ZONE}`, 'TXT', 'NOERROR', false], [`nothing.${ZONE}`, 'A', 'NXDOMAIN', false]] as const) {

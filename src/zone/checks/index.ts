@@ -2,6 +2,7 @@ import { isSubdomain, nameEquals, type WireName } from '../name.ts'
 import type { ZoneProblem, ZoneRecord } from '../record.ts'
 import { cnameRule } from './cname.ts'
 import { dnameRule } from './dname.ts'
+import { dsRule } from './ds.ts'
 import { glueRule } from './glue.ts'
 import { apexNsRule } from './ns.ts'
 import { outOfZoneRule } from './out-of-zone.ts'
@@ -14,7 +15,7 @@ export { CHECKS, type CheckCode } from './problem.ts'
 export { sortRecords } from './sort.ts'
 
 function rules (): ZoneRule[] {
-  return [soaRule(), apexNsRule(), cnameRule(), dnameRule(), glueRule(), rrsetRule(), outOfZoneRule()]
+  return [soaRule(), apexNsRule(), cnameRule(), dnameRule(), dsRule(), glueRule(), rrsetRule(), outOfZoneRule()]
 }
 
 export interface CheckedZone {

@@ -15,6 +15,7 @@ export const CHECKS = {
   ZONE_CNAME_WITH_OTHER_DATA: { severity: 'error', text: 'CNAME and other data at the same name' },
   ZONE_CNAME_MULTIPLE: { severity: 'error', text: 'more than one CNAME record at the same name' },
   ZONE_DNAME_WITH_CHILDREN: { severity: 'error', text: 'DNAME at a name that has names below it' },
+  ZONE_DS_AT_APEX: { severity: 'error', text: 'DS record at the zone apex (it belongs in the parent zone)' },
   ZONE_GLUE_MISSING: { severity: 'error', text: 'in-zone name server without address records' },
   ZONE_OUT_OF_ZONE: { severity: 'warning', text: 'record outside the zone (ignored)' },
   ZONE_DUPLICATE_RECORD: { severity: 'warning', text: 'duplicate record (kept once)' },

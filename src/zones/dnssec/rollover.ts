@@ -12,6 +12,22 @@ import type { Actor } from '../../audit/recorder.ts'
 /** Time allowed for a change to reach every name server of the zone (secondaries by NOTIFY and IXFR). */
 export const PROPAGATION_SECONDS = 3600
 
+/**
+ * The TTL assumed of the DS records at the parent (a day, as most top-level domains give them):
+ * resolvers may hold the old DS that long after the parent took the new one.
+ */
+export const PARENT_DS_TTL_SECONDS = 86_400
+
+/**
+ * When the old KSK of a double-signature rollover started at `t` (ms) leaves the zone, RFC 6781
+ * §4.1.2: the parent may take the new DS once the new DNSKEY rrset has reached every cache (the
+ * DNSKEY TTL plus propagation); resolvers then hold the old DS until its TTL at the parent has
+ * passed (plus propagation at the parent), and need the old key until then.
+ */
+export function kskLeavesAt (policy: Pick<DnssecPolicy, 'dnskeyTtl'>, t: number): number {
+  return t + (policy.dnskeyTtl + PROPAGATION_SECONDS + PARENT_DS_TTL_SECONDS + PROPAGATION_SECONDS) * 1000
+}
+
 const DAY_MS = 86_400_000
 
 /** What moving a zone's keys on does: key rows to add, stored keys to change. */
@@ -34,8 +50,9 @@ const iso = (ms: number): string => new Date(ms).toISOString()
  * published, active once the DNSKEY rrset's TTL and propagation have passed, the old one then
  * retired and removed once the zone's longest TTL and propagation have passed, so no cached
  * signature is left without its key); a KSK by double signature (the new key active at once,
- * signing the DNSKEY rrset beside the old one, which is removed after the DNSKEY TTL and
- * propagation). A scheduled rollover starts when a key has been active for the policy's frequency.
+ * signing the DNSKEY rrset beside the old one, which is removed once the parent's DS can have
+ * changed and the old DS left the caches, {@link kskLeavesAt}). A scheduled rollover starts when
+ * a key has been active for the policy's frequency.
  *
  * @param maxTtl the longest TTL of the zone's rrsets (seconds)
  */
@@ -71,8 +88,9 @@ export function keyStepsDue (keys: readonly DnssecKey[], policy: DnssecPolicy, n
       steps.notes.push('ZSK rollover started (new key published)')
     } else {
       steps.add.push({ role, state: 'ACTIVE', activeAt: now.toISOString() })
-      steps.change.push({ id: current.id, changes: { retiredAt: iso(activation), removedAt: iso(activation) } })
-      steps.notes.push(`KSK rollover started (old key ${current.keyTag} leaves at ${iso(activation)})`)
+      const leaves = iso(kskLeavesAt(policy, t))
+      steps.change.push({ id: current.id, changes: { retiredAt: leaves, removedAt: leaves } })
+      steps.notes.push(`KSK rollover started (old key ${current.keyTag} leaves at ${leaves})`)
     }
   }
   return steps
@@ -112,7 +130,7 @@ export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string
 /**
  * `POST /zones/{zone}/dnssec/kskrollover`: start a double-signature KSK rollover now (the new
  * KSK published and signing the DNSKEY rrset beside the old one, which leaves the zone after the
- * DNSKEY TTL plus propagation, by the periodic job; the state is stored, so a restart goes on).
+ * time {@link kskLeavesAt} gives, by the periodic job; the state is stored, so a restart goes on).
  *
  * @returns the new KSK (its DS records are what the parent zone needs).
  * @throws ZonalError ZONE_NOT_FOUND, PERMISSION_DENIED, ZONE_IS_ALIAS (230000), DNSSEC_ZONE_NOT_SIGNED (180001),
@@ -130,7 +148,7 @@ export async function startKskRollover (deps: ZoneDeps, caller: Caller, name: st
     if (state === undefined) throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
     const busy = keys.find(rolling)
     if (busy !== undefined) throw new ZonalError('DNSSEC_ROLLOVER_IN_PROGRESS', found.name, `${busy.role} ${busy.keyTag} is ${busy.state === 'ACTIVE' ? 'leaving' : busy.state.toLowerCase()}`)
-    const leaves = iso(now.getTime() + (state.policy.dnskeyTtl + PROPAGATION_SECONDS) * 1000)
+    const leaves = iso(kskLeavesAt(state.policy, now.getTime()))
     const steps: KeySteps = {
       add: [{ role: 'KSK', state: 'ACTIVE', activeAt: now.toISOString() }],
       change: keys.filter(k => k.role === 'KSK').map(k => ({ id: k.id, changes: { retiredAt: leaves, removedAt: leaves } })),

@@ -233,13 +233,14 @@ for (const engine of await engineCases()) {
         assert.equal((await alice.post('/zones/example.org/rrsets/A/ttl-max', { ttl: 2147483647, rdata: ['192.0.2.1'] })).statusCode, 201)
       })
 
-      it('refuses a CNAME beside other data, other data beside a CNAME, a CNAME at the apex, two CNAME records', async () => {
+      it('refuses a CNAME beside other data, other data beside a CNAME, a CNAME at the apex, two CNAME records, a DS at the apex', async () => {
         const cases: [string, unknown, RegExp][] = [
           ['/zones/example.org/rrsets/CNAME/www', { rdata: ['target.example.net.'] }, /ZONE_CNAME_WITH_OTHER_DATA: www\.example\.org\.: .*also has A, AAAA/],
           ['/zones/example.org/rrsets/A/ftp', { rdata: ['192.0.2.7'] }, /ZONE_CNAME_WITH_OTHER_DATA: ftp\.example\.org\.: .*has a CNAME/],
           ['/zones/example.org/rrsets/TXT/ftp', { rdata: ['"x"'] }, /ZONE_CNAME_WITH_OTHER_DATA/],
           ['/zones/example.org/rrsets/CNAME/@', { rdata: ['target.example.net.'] }, /ZONE_CNAME_AT_APEX/],
-          ['/zones/example.org/rrsets/CNAME/two', { rdata: ['a.example.net.', 'b.example.net.'] }, /ZONE_CNAME_MULTIPLE/]
+          ['/zones/example.org/rrsets/CNAME/two', { rdata: ['a.example.net.', 'b.example.net.'] }, /ZONE_CNAME_MULTIPLE/],
+          ['/zones/example.org/rrsets/DS/@', { rdata: ['12345 13 2 49FD46E6C4B45C55D4AC69CBD3CD34AC1AFE51DE3A4C5E4B5E4C9B8F0E5D4C3B'] }, /ZONE_DS_AT_APEX: example\.org\.: DS record at the zone apex/]
         ]
         for (const [path, body, message] of cases) {
           const res = await alice.post(path, body)
