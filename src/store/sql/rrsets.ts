@@ -66,6 +66,11 @@ function belowStart (ownerKey: string): string {
   return ownerKey + '0'
 }
 
+/** `(owner_key, rrtype)` among these keys, as row values in a VALUES list. */
+function ownerTypeIn (keys: ReadonlyArray<{ ownerKey: string, type: number }>): Expression<SqlBool> {
+  return sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(keys.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`
+}
+
 /** An index range of owner keys: `from` included, `to` not. */
 interface OwnerRange { from: string, to: string }
 
@@ -218,14 +223,17 @@ export class SqlRrsetStore implements RrsetStore {
 
   async getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>> {
     if (keys.length === 0) return []
-    const rows = await this.db.selectFrom('rrsets').selectAll()
-      .where('zone_id', '=', zoneId)
-      .where(eb => eb.or(keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
-      .execute()
-    return keys.map(k => {
-      const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
-      return row === undefined ? undefined : rrsetFromRow(row)
-    })
+    const found = new Map<string, StoredRrset>()
+    for (let i = 0; i < keys.length; i += BATCH) {
+      // Row values in a VALUES list, as deleteMany: one index lookup per key (an OR of the keys
+      // made SQLite read the zone's whole index range once there were three or more).
+      const rows = await this.db.selectFrom('rrsets').selectAll()
+        .where('zone_id', '=', zoneId)
+        .where(ownerTypeIn(keys.slice(i, i + BATCH)))
+        .execute()
+      for (const row of rows) found.set(`${row.owner_key}/${row.rrtype}`, rrsetFromRow(row))
+    }
+    return keys.map(k => found.get(`${k.ownerKey}/${k.type}`))
   }
 
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
@@ -372,7 +380,7 @@ export class SqlRrsetStore implements RrsetStore {
       await this.db.deleteFrom('rrsets')
         .where('zone_id', '=', zoneId)
         // Row values in a VALUES list: both engines read the (zone, owner, type) index per key.
-        .where(sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(batch.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`)
+        .where(ownerTypeIn(batch))
         .execute()
       await new Promise(resolve => setImmediate(resolve))
     }
