@@ -404,19 +404,15 @@ export interface RrsetStore {
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
   /**
-   * The owner and type of every rrset of the zone but those of `exceptTypes`, in canonical order,
-   * without rdata: what a denial chain is computed from (one index range of the zone).
-   */
-  ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
-  /**
-   * {@link ownerTypes} of the owners `ownerKeys` only (point lookups of the (zone, owner, type)
-   * index, in batches): what the types at a change's owners and their ancestors are.
+   * The owner and type of the rrsets at the owners `ownerKeys` but those of `exceptTypes`, in
+   * canonical order, without rdata (point lookups of the (zone, owner, type) index, in batches):
+   * what the types at a change's owners and their ancestors are.
    */
   ownerTypesAt (zoneId: string, ownerKeys: readonly string[], exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
   /**
-   * {@link ownerTypes} of the owners strictly below `ownerKey` (every owner key it prefixes), a
-   * page of at most `limit` rows in canonical order after a position: one index range, read only
-   * as far as the caller pages.
+   * The owner and type of the rrsets strictly below `ownerKey` (every owner key it prefixes)
+   * but those of `exceptTypes`, a page of at most `limit` rows in canonical order after a
+   * position: one index range, read only as far as the caller pages.
    */
   ownerTypesBelow (zoneId: string, ownerKey: string, exceptTypes: readonly number[], limit: number, after?: { ownerKey: string, type: number }): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
   /** {@link listWire} of the rrsets at `ownerKey` and below it (a subtree), a page at a time after a position. */

@@ -324,13 +324,6 @@ export class SqlRrsetStore implements RrsetStore {
     return row !== undefined
   }
 
-  async ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
-    let q = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype']).where('zone_id', '=', zoneId)
-    if (exceptTypes.length > 0) q = q.where('rrtype', 'not in', [...exceptTypes])
-    const rows = await q.orderBy('owner_key').orderBy('rrtype').execute()
-    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) }))
-  }
-
   async ownerTypesAt (zoneId: string, ownerKeys: readonly string[], exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
     const out: Array<{ ownerKey: string, ownerName: string, type: number }> = []
     for (let i = 0; i < ownerKeys.length; i += BATCH) {
