@@ -1,6 +1,6 @@
 import type { Store, WireRrset } from '../../store/store.ts'
 import type { NameRole, ZoneName } from '../../zone/dnssec/zone-cuts.ts'
-import { canonicalSortKey, parseName, type WireName } from '../../zone/name.ts'
+import { canonicalSortKey, nameFromSortKey, parseName, type WireName } from '../../zone/name.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { RrsetChange } from '../serial-bump.ts'
 import { rrsetKey } from './signing.ts'
@@ -109,6 +109,7 @@ export class ChangedNames {
     return o
   }
 
+  /** Whether an owner was loaded. */
   has (key: string): boolean {
     return this.owners.has(key)
   }
@@ -153,7 +154,7 @@ export class ChangedNames {
     const changes = this.netTypes.get(key)
     const first = changes?.values().next().value
     const ownerName = storedName ?? (first === undefined ? undefined : (first.after ?? first.before)!.ownerName)
-    const owner = ownerName === undefined ? nameOfKey(key) : parseName(ownerName)
+    const owner = ownerName === undefined ? nameFromSortKey(key) : parseName(ownerName)
     const before = new Set(storedTypes)
     const after = new Set(storedTypes)
     for (const [type, c] of changes ?? []) {
@@ -239,16 +240,4 @@ export class ChangedNames {
     const o = this.get(key)
     return { owner: o.owner, types: [...o[side]].sort((a, b) => a - b), role: this.role(key, side), order: '' }
   }
-}
-
-/** The wire name of an owner key (labels as hex, reversed): for owners known only by key (empty non-terminals). */
-export function nameOfKey (key: string): WireName {
-  const labels = key.split('!').slice(0, -1).reverse()
-  const out: number[] = []
-  for (const hex of labels) {
-    out.push(hex.length / 2)
-    for (let i = 0; i < hex.length; i += 2) out.push(parseInt(hex.slice(i, i + 2), 16))
-  }
-  out.push(0)
-  return Uint8Array.from(out)
 }
