@@ -157,6 +157,23 @@ for (const engine of await engineCases()) {
         }
       })
 
+      it('scans the names below an empty non-terminal page by page, past delegations and their glue', async () => {
+        const policy = (await store.dnssec.find(zone.id))!.policy
+        const many: StoredRrset[] = []
+        for (let i = 0; i < 30; i++) many.push(rrset(`d${i}.ent3`, RRType.NS, i), rrset(`ns.d${i}.ent3`, RRType.A, i))
+        many.push(rrset('s.ent3', RRType.NS, 1), rrset('s.ent3', RRType.DS, 1))
+        await change(store, zone.id, async () => many.map(after => ({ after })), false)
+        await checkAgainstWhole(store, zone.id, policy, '30 delegations with glue and a secure one below ent3')
+        // With Opt-Out, ent3 leads to a member only through s.ent3's DS.
+        const ds = rrset('s.ent3', RRType.DS, 1)
+        await change(store, zone.id, async () => [{ before: ds }], true)
+        await checkAgainstWhole(store, zone.id, policy, 'the DS below ent3 removed')
+        await change(store, zone.id, async () => [{ after: ds }], false)
+        await checkAgainstWhole(store, zone.id, policy, 'the DS below ent3 back')
+        await change(store, zone.id, async () => many.map(before => ({ before })), true)
+        await checkAgainstWhole(store, zone.id, policy, 'ent3 emptied')
+      })
+
       it('keeps the stored DNSSEC rrsets equal to the whole signer\'s over random changes', async () => {
         const policy = (await store.dnssec.find(zone.id))!.policy
         await checkAgainstWhole(store, zone.id, policy, 'signed')
