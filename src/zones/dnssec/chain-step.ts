@@ -1,4 +1,5 @@
 import type { Store } from '../../store/store.ts'
+import type { NameRole } from '../../zone/dnssec/zone-cuts.ts'
 import { nsec3Hash, nsec3OwnerName, nsec3Parameters, nsec3Rdata, nsec3Types, nsecRdata, nsecTypes, type DenialPolicy } from '../../zone/dnssec/denial.ts'
 import { canonicalSortKey, nameToString, wireNameLength } from '../../zone/name.ts'
 import { encodeTypeBitmap } from '../../zone/rdata/type-bitmap.ts'
@@ -112,7 +113,7 @@ async function nsec3Entries (tx: Store, zoneId: string, names: ChangedNames, pol
 }
 
 /** Whether a name with types is hashed for itself: the apex and authoritative names, delegations (with Opt-Out only with DS). */
-function directMember (role: string, types: readonly number[], policy: Nsec3Policy): boolean {
+function directMember (role: NameRole, types: readonly number[], policy: Nsec3Policy): boolean {
   if (role === 'apex' || role === 'authoritative') return true
   return role === 'delegation' && (!policy.optOut || types.includes(RRType.DS))
 }
