@@ -1,18 +1,20 @@
 /**
  * What keeping a large zone signed costs (src/zones/dnssec/): a zone of N records (default
- * 100,000: A records at N owners, SOA, NS) stored in SQLite (or ZONAL_BENCH_DATABASE_URL), signed
- * whole, then rrset changes through the one place changes end (`bumpSerial`, with its DNSSEC
- * re-signing): an rdata change (the rrset and the SOA re-signed, no chain work), a new owner
- * and a removed owner (the denial chain recomputed from the zone's owners before and after, the
- * NSEC/NSEC3 records that differ written and signed), for NSEC and for NSEC3. Prints the
- * milliseconds of each (median of the repetitions).
+ * 100,000: A records at N owners below 1,000 names g0…g999, SOA, NS) stored in SQLite (or
+ * ZONAL_BENCH_DATABASE_URL), signed whole, then rrset changes through the one place changes end
+ * (`bumpSerial`, with its DNSSEC re-signing): an rdata change (the rrset and the SOA re-signed,
+ * no chain work), a new owner and a removed owner (the denial chain spliced around it), and a
+ * delegation added at an existing name with N/1000 owners below it and removed again (the
+ * subtree re-signed for its new role), for NSEC and for NSEC3. Prints the milliseconds of each
+ * (median of the repetitions).
  *
  *   node bench/dnssec/resign.ts [records] [repetitions]     (BENCH_TYPES=NSEC3: one of them only)
  *
- * Measured (2 cores shared with other work, SQLite, 100,000 records, medians of 5, after the
- * core's slab changes): NSEC: sign whole 9.7 s, an rdata change 2.6 ms, a new owner 0.82 s, an
- * owner removed 0.86 s; NSEC3: sign whole 29.8 s, an rdata change 5.6 ms, a new owner 4.8 s, an
- * owner removed 4.7 s. What costs is the chain (the zone's owners read, two chains computed).
+ * Measured 2026-11-26 (2 cores shared with other work, SQLite, 100,000 records; medians of 3,
+ * the code before the local chain step right after, 1 repetition): NSEC: a new owner 6.0 ms
+ * (before 2.2 s), an owner removed 5.3 ms (3.0 s), a delegation added 25 ms (47 s, the whole zone
+ * signed), removed 42 ms (25 s); NSEC3: a new owner 4.0 ms (3.6 s), removed 4.0 ms (3.9 s), a
+ * delegation added 255 ms (25 s), removed 139 ms (25 s). BENCHMARKS.md has the table.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -76,6 +78,11 @@ try {
     return rrsetOf({ ownerKey: canonicalSortKey(name), ownerName: owner }, RRType.A, 3600, [parseRdata(RRType.A, ip, name)])
   }
 
+  const ns = (owner: string): StoredRrset => {
+    const name = parseName(owner)
+    return rrsetOf({ ownerKey: canonicalSortKey(name), ownerName: owner }, RRType.NS, 3600, [parseRdata(RRType.NS, 'ns1.example.net.', name)])
+  }
+
   for (const securityType of (process.env.BENCH_TYPES ?? 'NSEC,NSEC3').split(',') as Array<'NSEC' | 'NSEC3'>) {
     const policy = policyWith(securityType === 'NSEC' ? {} : { securityType })
     let t0 = performance.now()
@@ -84,15 +91,21 @@ try {
     const rdata: number[] = []
     const added: number[] = []
     const removed: number[] = []
+    const delegated: number[] = []
+    const undelegated: number[] = []
     for (let i = 0; i < REPS; i++) {
       const existing = a(`h${i}.g${i % 1000}.${ORIGIN}`, `10.0.0.${i}`)
       rdata.push(await change(async (tx, z) => ({ before: (await tx.rrsets.get(z.id, existing.ownerKey, RRType.A))!, after: existing })))
       const fresh = a(`new${i}-${securityType}.g${i}.${ORIGIN}`, '192.0.2.99')
       added.push(await change(async () => ({ after: fresh })))
       removed.push(await change(async () => ({ before: fresh })))
+      // A delegation at an existing name with N/1000 owners below it, then removed again.
+      const cut = ns(`g${i + 10}.${ORIGIN}`)
+      delegated.push(await change(async () => ({ after: cut })))
+      undelegated.push(await change(async () => ({ before: cut })))
     }
     t0 = performance.now()
-    console.log(`${securityType}: ${N} records; sign whole ${whole.toFixed(0)} ms; rdata change ${median(rdata).toFixed(1)} ms; new owner ${median(added).toFixed(1)} ms; owner removed ${median(removed).toFixed(1)} ms (medians of ${REPS})`)
+    console.log(`${securityType}: ${N} records; sign whole ${whole.toFixed(0)} ms; rdata change ${median(rdata).toFixed(1)} ms; new owner ${median(added).toFixed(1)} ms; owner removed ${median(removed).toFixed(1)} ms; delegation added ${median(delegated).toFixed(1)} ms; delegation removed ${median(undelegated).toFixed(1)} ms (medians of ${REPS})`)
   }
 } finally {
   await store.close()

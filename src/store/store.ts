@@ -404,10 +404,28 @@ export interface RrsetStore {
   /** Whether any rrset lies strictly below the owner (RFC 6672: nothing below a DNAME). */
   hasBelow (zoneId: string, ownerKey: string): Promise<boolean>
   /**
-   * The owner and type of every rrset of the zone but those of `exceptTypes`, in canonical order,
-   * without rdata: what a denial chain is computed from (one index range of the zone).
+   * The owner and type of the rrsets at the owners `ownerKeys` but those of `exceptTypes`, in
+   * canonical order, without rdata (point lookups of the (zone, owner, type) index, in batches):
+   * what the types at a change's owners and their ancestors are.
    */
-  ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
+  ownerTypesAt (zoneId: string, ownerKeys: readonly string[], exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
+  /**
+   * The owner and type of the rrsets strictly below `ownerKey` (every owner key it prefixes)
+   * but those of `exceptTypes`, a page of at most `limit` rows in canonical order after a
+   * position: one index range, read only as far as the caller pages.
+   */
+  ownerTypesBelow (zoneId: string, ownerKey: string, exceptTypes: readonly number[], limit: number, after?: { ownerKey: string, type: number }): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
+  /** {@link listWire} of the rrsets at `ownerKey` and below it (a subtree), a page at a time after a position. */
+  listWireSubtree (zoneId: string, ownerKey: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]>
+  /**
+   * For each of `ownerKeys`, the greatest owner key below it (in canonical order) holding an
+   * rrset of `type`, undefined when none does; without `ownerKeys`' own rrsets. One statement
+   * per batch, each key a reverse step on the (zone, type, owner) index: how a denial chain finds
+   * the predecessor of a name.
+   */
+  precedingOwners (zoneId: string, type: number, ownerKeys: readonly string[]): Promise<Array<string | undefined>>
+  /** The greatest owner key holding an rrset of `type` (where a denial chain wraps), undefined when none does. */
+  lastOwnerOf (zoneId: string, type: number): Promise<string | undefined>
 }
 
 /** A zone's snapshot: when it was taken, and the zone's SOA serial and record count then. */

@@ -304,6 +304,18 @@ export function canonicalSortKey (wire: WireName): string {
   return s
 }
 
+/** The name (lower-cased) a {@link canonicalSortKey} was made from. */
+export function nameFromSortKey (key: string): WireName {
+  const labels = key.split('!').slice(0, -1).reverse()
+  const out: number[] = []
+  for (const hex of labels) {
+    out.push(hex.length / 2)
+    for (let i = 0; i < hex.length; i += 2) out.push(parseInt(hex.slice(i, i + 2), 16))
+  }
+  out.push(0)
+  return Uint8Array.from(out)
+}
+
 /**
  * The presentation of `name` relative to `origin`: `@` for the origin itself, the leading labels
  * for names below it, the absolute name otherwise.

@@ -130,6 +130,30 @@ for (const engine of await engineCases()) {
       assert.equal(await store.rrsets.hasBelow(zoneId, key('ww.example.org.')), false)
     })
 
+    it('reads the types at given owners and below an owner, by its key range, a page at a time', async () => {
+      const rows = (r: Array<{ ownerName: string, type: number }>): string[] => r.map(x => `${x.ownerName}/${x.type}`)
+      assert.deepEqual(rows(await store.rrsets.ownerTypesAt(zoneId, [key('www.example.org.'), key('a.example.org.'), key('nothing.example.org.')], [28])),
+        ['a.example.org./16', 'www.example.org./1'])
+      assert.deepEqual(rows(await store.rrsets.ownerTypesBelow(zoneId, key('a.example.org.'), [], 10)), ['b.a.example.org./16'])
+      // Below the apex: every owner but the apex, in canonical order, page by page.
+      const below = rows(await store.rrsets.ownerTypesBelow(zoneId, key('example.org.'), [], 100))
+      assert.deepEqual(below, all.filter(r => r.ownerName !== 'example.org.').sort((a, b) => a.ownerKey < b.ownerKey ? -1 : a.ownerKey > b.ownerKey ? 1 : a.type - b.type).map(r => `${r.ownerName}/${r.type}`))
+      const first = await store.rrsets.ownerTypesBelow(zoneId, key('example.org.'), [], 3)
+      const rest = await store.rrsets.ownerTypesBelow(zoneId, key('example.org.'), [], 100, { ownerKey: first[2]!.ownerKey, type: first[2]!.type })
+      assert.deepEqual([...rows(first), ...rows(rest)], below)
+      // `ww` is a prefix of `www`'s key text but not its parent: nothing lies below it.
+      assert.deepEqual(await store.rrsets.ownerTypesBelow(zoneId, key('ww.example.org.'), [], 10), [])
+      assert.deepEqual((await store.rrsets.listWireSubtree(zoneId, key('a.example.org.'), 10)).map(r => `${r.ownerName}/${r.type}`), ['a.example.org./16', 'b.a.example.org./16'])
+    })
+
+    it('finds the owner of a type preceding given owner keys, and the last one', async () => {
+      // A records at ns1, www and mail: in canonical order mail < ns1 < www.
+      assert.deepEqual(await store.rrsets.precedingOwners(zoneId, 1, [key('www.example.org.'), key('mail.example.org.'), key('zz.example.org.'), key('nothing.example.org.')]),
+        [key('ns1.example.org.'), undefined, key('www.example.org.'), key('mail.example.org.')])
+      assert.equal(await store.rrsets.lastOwnerOf(zoneId, 1), key('www.example.org.'))
+      assert.equal(await store.rrsets.lastOwnerOf(zoneId, 99), undefined)
+    })
+
     it('reads the types at an owner and the DNAMEs above it in one call', async () => {
       assert.deepEqual(await store.rrsets.placement(zoneId, key('www.example.org.'), []), { types: [1, 28], dnames: new Set() })
       const dname = { ownerKey: key('moved.example.org.'), ownerName: 'moved.example.org.', type: 39, ttl: 300, rdata: [Uint8Array.of(0)], rdataText: ['.'], profile: null }
@@ -279,7 +303,13 @@ for (const engine of await engineCases()) {
           await rrsets.listPage({ ...base, sort: 'OWNER', kinds: { records: false, pools: ['RD_POOLS'] } })
           await rrsets.typesAt(zoneId, key('www.example.org.'))
           await rrsets.hasBelow(zoneId, key('a.example.org.'))
-          assert.equal(queries.length, 11)
+          await rrsets.ownerTypesAt(zoneId, [key('www.example.org.'), key('a.example.org.')], [46])
+          await rrsets.ownerTypesBelow(zoneId, key('example.org.'), [46], 5, { ownerKey: key('a.example.org.'), type: 16 })
+          await rrsets.listWireSubtree(zoneId, key('a.example.org.'), 5)
+          await rrsets.precedingOwners(zoneId, 1, [key('www.example.org.'), key('zz.example.org.')])
+          await rrsets.lastOwnerOf(zoneId, 1)
+          await rrsets.getMany(zoneId, [key('www.example.org.'), key('a.example.org.'), key('mail.example.org.')].map(ownerKey => ({ ownerKey, type: 1 })))
+          assert.equal(queries.length, 17)
           for (const q of queries) {
             const plan = (raw.prepare(`explain query plan ${q.sql}`).all(...q.parameters as unknown[]) as { detail: string }[]).map(p => p.detail).join(' | ')
             assert.match(plan, /USING (COVERING )?INDEX (rrsets_|sqlite_autoindex_rrsets)/, `${q.sql}\n→ ${plan}`)

@@ -8,6 +8,7 @@ import {
   isSubdomain,
   labelCount,
   lowerName,
+  nameFromSortKey,
   nameEquals,
   nameKey,
   nameToString,
@@ -149,6 +150,12 @@ describe('compareNames', () => {
     const keys = ordered.map(n => canonicalSortKey(parseName(n)))
     assert.deepEqual([...keys].sort(), keys)
     assert.equal(new Set(keys).size, keys.length)
+  })
+
+  it('reads a canonicalSortKey back into its name, lower-cased', () => {
+    for (const n of [...ordered, 'A.Example.', '.', '\\000.*.example.']) {
+      assert.equal(nameToString(nameFromSortKey(canonicalSortKey(parseName(n)))), nameToString(lowerName(parseName(n))))
+    }
   })
 
   it('treats names equal ignoring case as equal', () => {

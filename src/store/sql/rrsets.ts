@@ -61,6 +61,19 @@ function belowEnd (ownerKey: string): string {
   return ownerKey + '~'
 }
 
+/** The least owner key of the names below `ownerKey`: theirs go on with a hex digit, and '0' is the least. */
+function belowStart (ownerKey: string): string {
+  return ownerKey + '0'
+}
+
+/** `(owner_key, rrtype)` among these keys, as row values in a VALUES list. */
+function ownerTypeIn (keys: ReadonlyArray<{ ownerKey: string, type: number }>): Expression<SqlBool> {
+  return sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(keys.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`
+}
+
+/** An index range of owner keys: `from` included, `to` not. */
+interface OwnerRange { from: string, to: string }
+
 function toRow (zoneId: string, r: StoredRrset, now: string): Omit<RrsetTable, 'id'> {
   const rdataText = encodeTextList(r.rdataText)
   return {
@@ -179,9 +192,10 @@ export class SqlRrsetStore implements RrsetStore {
     return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(r.rdata_wire), profile: decodeProfile(r.profile) }))
   }
 
-  /** One keyset page of a zone's rrsets in canonical order, after a position. */
-  private async page<O> (select: SelectQueryBuilder<Database, 'rrsets', O>, zoneId: string, limit: number, after?: { ownerKey: string, type: number }): Promise<O[]> {
+  /** One keyset page of a zone's rrsets in canonical order, after a position, within `range` when given. */
+  private async page<O> (select: SelectQueryBuilder<Database, 'rrsets', O>, zoneId: string, limit: number, after?: { ownerKey: string, type: number }, range?: OwnerRange): Promise<O[]> {
     let q = select.where('zone_id', '=', zoneId)
+    if (range !== undefined) q = q.where('owner_key', '>=', range.from).where('owner_key', '<', range.to)
     if (after !== undefined) {
       // The `>=` term lets both engines start the index range at the position (without it
       // SQLite reads the zone from its start on every page).
@@ -209,14 +223,17 @@ export class SqlRrsetStore implements RrsetStore {
 
   async getMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>> {
     if (keys.length === 0) return []
-    const rows = await this.db.selectFrom('rrsets').selectAll()
-      .where('zone_id', '=', zoneId)
-      .where(eb => eb.or(keys.map(k => eb.and([eb('owner_key', '=', k.ownerKey), eb('rrtype', '=', k.type)]))))
-      .execute()
-    return keys.map(k => {
-      const row = rows.find(r => r.owner_key === k.ownerKey && r.rrtype === k.type)
-      return row === undefined ? undefined : rrsetFromRow(row)
-    })
+    const found = new Map<string, StoredRrset>()
+    for (let i = 0; i < keys.length; i += BATCH) {
+      // Row values in a VALUES list, as deleteMany: one index lookup per key (an OR of the keys
+      // made SQLite read the zone's whole index range once there were three or more).
+      const rows = await this.db.selectFrom('rrsets').selectAll()
+        .where('zone_id', '=', zoneId)
+        .where(ownerTypeIn(keys.slice(i, i + BATCH)))
+        .execute()
+      for (const row of rows) found.set(`${row.owner_key}/${row.rrtype}`, rrsetFromRow(row))
+    }
+    return keys.map(k => found.get(`${k.ownerKey}/${k.type}`))
   }
 
   async listPage (query: RrsetPageQuery): Promise<StoredRrset[]> {
@@ -307,11 +324,47 @@ export class SqlRrsetStore implements RrsetStore {
     return row !== undefined
   }
 
-  async ownerTypes (zoneId: string, exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
-    let q = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype']).where('zone_id', '=', zoneId)
-    if (exceptTypes.length > 0) q = q.where('rrtype', 'not in', [...exceptTypes])
-    const rows = await q.orderBy('owner_key').orderBy('rrtype').execute()
+  async ownerTypesAt (zoneId: string, ownerKeys: readonly string[], exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
+    const out: Array<{ ownerKey: string, ownerName: string, type: number }> = []
+    for (let i = 0; i < ownerKeys.length; i += BATCH) {
+      let q = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype'])
+        .where('zone_id', '=', zoneId).where('owner_key', 'in', ownerKeys.slice(i, i + BATCH))
+      if (exceptTypes.length > 0) q = q.where('rrtype', 'not in', [...exceptTypes])
+      for (const r of await q.orderBy('owner_key').orderBy('rrtype').execute()) out.push({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) })
+    }
+    return out
+  }
+
+  async ownerTypesBelow (zoneId: string, ownerKey: string, exceptTypes: readonly number[], limit: number, after?: { ownerKey: string, type: number }): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>> {
+    let select = this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype'])
+    if (exceptTypes.length > 0) select = select.where('rrtype', 'not in', [...exceptTypes])
+    const rows = await this.page(select, zoneId, limit, after, { from: belowStart(ownerKey), to: belowEnd(ownerKey) })
     return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: Number(r.rrtype) }))
+  }
+
+  async listWireSubtree (zoneId: string, ownerKey: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]> {
+    const rows = await this.page(this.db.selectFrom('rrsets').select(['owner_key', 'owner_name', 'rrtype', 'ttl', 'rdata_wire', 'profile']), zoneId, limit, after, { from: ownerKey, to: belowEnd(ownerKey) })
+    return rows.map(r => ({ ownerKey: r.owner_key, ownerName: r.owner_name, type: r.rrtype, ttl: Number(r.ttl), rdata: unpackRdata(r.rdata_wire), profile: decodeProfile(r.profile) }))
+  }
+
+  async precedingOwners (zoneId: string, type: number, ownerKeys: readonly string[]): Promise<Array<string | undefined>> {
+    const out: Array<string | undefined> = []
+    for (let i = 0; i < ownerKeys.length; i += BATCH) {
+      const batch = ownerKeys.slice(i, i + BATCH)
+      // One scalar subquery per key, each a reverse step on the (zone, type, owner) index.
+      const row = await this.db.selectNoFrom(eb => batch.map((key, j) => eb.selectFrom('rrsets').select('owner_key')
+        .where('zone_id', '=', zoneId).where('rrtype', '=', type).where('owner_key', '<', key)
+        .orderBy('owner_key', 'desc').limit(1).as(`p${j}`))).executeTakeFirstOrThrow() as Record<string, string | null>
+      for (let j = 0; j < batch.length; j++) out.push(row[`p${j}`] ?? undefined)
+    }
+    return out
+  }
+
+  async lastOwnerOf (zoneId: string, type: number): Promise<string | undefined> {
+    const row = await this.db.selectFrom('rrsets').select('owner_key')
+      .where('zone_id', '=', zoneId).where('rrtype', '=', type)
+      .orderBy('owner_key', 'desc').limit(1).executeTakeFirst()
+    return row?.owner_key
   }
 
   async deleteMany (zoneId: string, keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<void> {
@@ -320,7 +373,7 @@ export class SqlRrsetStore implements RrsetStore {
       await this.db.deleteFrom('rrsets')
         .where('zone_id', '=', zoneId)
         // Row values in a VALUES list: both engines read the (zone, owner, type) index per key.
-        .where(sql<SqlBool>`(owner_key, rrtype) in (values ${sql.join(batch.map(k => sql`(${k.ownerKey}, cast(${k.type} as integer))`))})`)
+        .where(ownerTypeIn(batch))
         .execute()
       await new Promise(resolve => setImmediate(resolve))
     }

@@ -59,7 +59,7 @@ function ownerFromLabel (label: string, origin: WireName): WireName {
  * The types an NSEC's bitmap lists at a name (RFC 4035 §2.3): its own, plus RRSIG and NSEC; at
  * the apex DNSKEY too; at a delegation only NS and DS (RFC 4035 §2.3, the parent side of a cut).
  */
-function nsecTypes (n: ZoneName): number[] {
+export function nsecTypes (n: ZoneName): number[] {
   if (n.role === 'delegation') return [...n.types.filter(t => t === RRType.NS || t === RRType.DS), RRType.RRSIG, RRType.NSEC]
   const types = n.types.concat(RRType.RRSIG, RRType.NSEC)
   if (n.role === 'apex') types.push(RRType.DNSKEY)
@@ -71,7 +71,7 @@ function nsecTypes (n: ZoneName): number[] {
  * own plus RRSIG when anything there is signed; DNSKEY and NSEC3PARAM at the apex; only NS, and
  * DS with RRSIG when there is a DS, at a delegation; none for an empty non-terminal.
  */
-function nsec3Types (n: ZoneName | undefined): number[] {
+export function nsec3Types (n: ZoneName | undefined): number[] {
   if (n === undefined) return []
   if (n.role === 'delegation') {
     return n.types.includes(RRType.DS) ? [RRType.NS, RRType.DS, RRType.RRSIG] : [RRType.NS]
@@ -81,20 +81,37 @@ function nsec3Types (n: ZoneName | undefined): number[] {
   return types
 }
 
+/** NSEC rdata (RFC 4034 §4.1): the next owner name, then the type bitmap. */
+export function nsecRdata (next: WireName, bitmap: Uint8Array): Uint8Array {
+  const rdata = new Uint8Array(next.length + bitmap.length)
+  rdata.set(next, 0)
+  rdata.set(bitmap, next.length)
+  return rdata
+}
+
 function nsecChain (names: readonly ZoneName[], ttl: number, bitmapOf: (types: number[]) => Uint8Array): ZoneRecord[] {
   const chain = names.filter(n => n.role !== 'occluded')
   return chain.map((n, i) => {
     const next = chain[(i + 1) % chain.length]!.owner
-    const bitmap = bitmapOf(nsecTypes(n))
-    const rdata = new Uint8Array(next.length + bitmap.length)
-    rdata.set(next, 0)
-    rdata.set(bitmap, next.length)
-    return { owner: n.owner, type: RRType.NSEC, ttl, rdata: slabCopy(rdata) }
+    return { owner: n.owner, type: RRType.NSEC, ttl, rdata: slabCopy(nsecRdata(next, bitmapOf(nsecTypes(n)))) }
   })
 }
 
+/**
+ * NSEC3 rdata (RFC 5155 §3.2): the parameter fields ({@link nsec3Parameters} with the record's
+ * flags), the next hashed owner (its length, then its octets) and the type bitmap.
+ */
+export function nsec3Rdata (params: Uint8Array, next: Uint8Array, bitmap: Uint8Array): Uint8Array {
+  const rdata = new Uint8Array(params.length + 1 + next.length + bitmap.length)
+  rdata.set(params, 0)
+  rdata[params.length] = next.length
+  rdata.set(next, params.length + 1)
+  rdata.set(bitmap, params.length + 1 + next.length)
+  return rdata
+}
+
 /** NSEC3 / NSEC3PARAM parameter fields (RFC 5155 §3.2, §4.2): algorithm, flags, iterations, salt. */
-function nsec3Parameters (flags: number, iterations: number, salt: Uint8Array): Uint8Array {
+export function nsec3Parameters (flags: number, iterations: number, salt: Uint8Array): Uint8Array {
   const out = new Uint8Array(5 + salt.length)
   out[0] = NSEC3_SHA1
   out[1] = flags
@@ -138,13 +155,7 @@ function nsec3Chain (origin: WireName, names: readonly ZoneName[], policy: Extra
   entries.sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))
   const params = nsec3Parameters(optOut ? 1 : 0, iterations, salt)
   const records: ZoneRecord[] = entries.map((e, i) => {
-    const next = entries[(i + 1) % entries.length]!.hash
-    const bitmap = bitmapOf(nsec3Types(e.node))
-    const rdata = new Uint8Array(params.length + 1 + next.length + bitmap.length)
-    rdata.set(params, 0)
-    rdata[params.length] = next.length
-    rdata.set(next, params.length + 1)
-    rdata.set(bitmap, params.length + 1 + next.length)
+    const rdata = nsec3Rdata(params, entries[(i + 1) % entries.length]!.hash, bitmapOf(nsec3Types(e.node)))
     return { owner: slabCopy(ownerFromLabel(e.label.toLowerCase(), origin)), type: RRType.NSEC3, ttl, rdata: slabCopy(rdata) }
   })
   // RFC 5155 §4.1.2: the NSEC3PARAM flags are 0 (Opt-Out is only in the NSEC3 records).

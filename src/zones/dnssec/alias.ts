@@ -3,9 +3,9 @@ import { canonicalSortKey, nameToString, parseName, type WireName } from '../../
 import { renameRecord, renameUnder } from '../../zone/rename.ts'
 import type { RrsetChange } from '../serial-bump.ts'
 import { openKey } from './keyring.ts'
-import { dnssecChanges, storedDnssecRrsets, type DnssecSigner, type RecordSource } from './resign.ts'
+import { dnssecChanges, storedDnssecRrsets, type DnssecSigner, type OwnerType, type RecordSource } from './resign.ts'
 import { rrsetKey } from './signing.ts'
-import { isDnssecType } from './types.ts'
+import { DNSSEC_TYPES, isDnssecType } from './types.ts'
 
 /**
  * Alias zones carry the signing of their primary, under their own name (docs/decisions.md
@@ -48,38 +48,64 @@ function renamedRow<T extends WireRrset> (m: Move, r: T): T {
   return { ...r, ownerKey: canonicalSortKey(moved), ownerName: nameToString(moved), rdata, ...('rdataText' in r ? { rdataText: [] } : {}) }
 }
 
+/** A cursor under the alias moved under the primary. */
+function primaryCursor (m: Move, after: { ownerKey: string, type: number } | undefined): { ownerKey: string, type: number } | undefined {
+  return after === undefined ? undefined : { ownerKey: primaryKey(m, after.ownerKey), type: after.type }
+}
+
+/** An owner and type of the primary's as the alias's. */
+function renamedOwnerType (m: Move, r: OwnerType): OwnerType {
+  const moved = renameUnder(parseName(r.ownerName), m.from, m.to)
+  return { ownerKey: canonicalSortKey(moved), ownerName: nameToString(moved), type: r.type }
+}
+
+/**
+ * Pages of the primary's rows (`read`, from a cursor under the primary) without its DNSSEC rows,
+ * renamed, filled up to `limit` (a short page means the end).
+ */
+async function recordPage (m: Move, limit: number, after: { ownerKey: string, type: number } | undefined, read: (limit: number, cursor?: { ownerKey: string, type: number }) => Promise<WireRrset[]>): Promise<WireRrset[]> {
+  const out: WireRrset[] = []
+  let cursor = primaryCursor(m, after)
+  for (;;) {
+    const page = await read(limit, cursor)
+    for (const w of page) {
+      if (out.length === limit) return out
+      if (!isDnssecType(w.type)) out.push(renamedRow(m, w))
+    }
+    if (page.length < limit || out.length === limit) return out
+    const last = page[page.length - 1]!
+    cursor = { ownerKey: last.ownerKey, type: last.type }
+  }
+}
+
+/** Canonical order of rows: owner key, then type. */
+function byOwnerAndType (a: WireRrset, b: WireRrset): number {
+  return a.ownerKey < b.ownerKey ? -1 : a.ownerKey > b.ownerKey ? 1 : a.type - b.type
+}
+
 /**
  * The alias's records for its signing: its primary's rows (DNSSEC rows left out) read by owner
- * keys moved back under the primary, returned renamed under the alias.
+ * keys moved back under the primary, returned renamed under the alias; a subtree's rows merged
+ * with the alias's own DNSSEC rows there.
  */
-export function aliasRecords (tx: Store, primary: Pick<Zone, 'id' | 'name'>, alias: Pick<Zone, 'name'>): RecordSource {
+export function aliasRecords (tx: Store, primary: Pick<Zone, 'id' | 'name'>, alias: Pick<Zone, 'id' | 'name'>): RecordSource {
   const m = moveOf(primary, alias)
   return {
     zoneId: primary.id,
-    listWire: async (limit, after) => {
-      // Pages of the primary without its DNSSEC rows, filled up to `limit` (a short page means the end).
-      const out: WireRrset[] = []
-      let cursor = after === undefined ? undefined : { ownerKey: primaryKey(m, after.ownerKey), type: after.type }
-      for (;;) {
-        const page = await tx.rrsets.listWire(primary.id, limit, cursor)
-        for (const w of page) {
-          if (out.length === limit) return out
-          if (!isDnssecType(w.type)) out.push(renamedRow(m, w))
-        }
-        if (page.length < limit || out.length === limit) return out
-        const last = page[page.length - 1]!
-        cursor = { ownerKey: last.ownerKey, type: last.type }
-      }
-    },
+    listWire: async (limit, after) => await recordPage(m, limit, after, async (n, cursor) => await tx.rrsets.listWire(primary.id, n, cursor)),
     get: async (ownerKey, type) => {
       const r = await tx.rrsets.get(primary.id, primaryKey(m, ownerKey), type)
       return r === undefined ? undefined : renamedRow(m, r)
     },
     getMany: async (keys) => (await tx.rrsets.getMany(primary.id, keys.map(k => ({ ownerKey: primaryKey(m, k.ownerKey), type: k.type })))).map(r => r === undefined ? undefined : renamedRow(m, r)),
-    ownerTypes: async (exceptTypes) => (await tx.rrsets.ownerTypes(primary.id, exceptTypes)).map(r => {
-      const moved = renameUnder(parseName(r.ownerName), m.from, m.to)
-      return { ownerKey: canonicalSortKey(moved), ownerName: nameToString(moved), type: r.type }
-    })
+    ownerTypesAt: async (ownerKeys) => (await tx.rrsets.ownerTypesAt(primary.id, ownerKeys.map(k => primaryKey(m, k)), DNSSEC_TYPES)).map(r => renamedOwnerType(m, r)),
+    ownerTypesBelow: async (ownerKey, limit, after) => (await tx.rrsets.ownerTypesBelow(primary.id, primaryKey(m, ownerKey), DNSSEC_TYPES, limit, primaryCursor(m, after))).map(r => renamedOwnerType(m, r)),
+    listWireSubtree: async (ownerKey, limit, after) => {
+      // Both streams from the cursor, each at most `limit`: the first `limit` of their merge are the subtree's next page.
+      const records = await recordPage(m, limit, after, async (n, cursor) => await tx.rrsets.listWireSubtree(primary.id, primaryKey(m, ownerKey), n, cursor))
+      const own = await tx.rrsets.listWireSubtree(alias.id, ownerKey, limit, after)
+      return [...records, ...own].sort(byOwnerAndType).slice(0, limit)
+    }
   }
 }
 

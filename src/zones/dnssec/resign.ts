@@ -1,14 +1,16 @@
 import type { SecretBox } from '../../auth/secrets.ts'
 import type { DnssecPolicy, Store, StoredRrset, WireRrset, Zone } from '../../store/store.ts'
-import { denialChain } from '../../zone/dnssec/denial.ts'
 import { signRrset } from '../../zone/dnssec/sign.ts'
+import type { ZoneName } from '../../zone/dnssec/zone-cuts.ts'
 import { signatureWindow, signZone, type SigningPolicy } from '../../zone/dnssec/zone-signer.ts'
-import { canonicalSortKey, nameEquals, nameToString, parentName, parseName, wireKey, type WireName } from '../../zone/name.ts'
+import { canonicalSortKey, parseName, type WireName } from '../../zone/name.ts'
 import type { ZoneRecord } from '../../zone/record.ts'
 import { RRType } from '../../zone/rrtype.ts'
 import type { RrsetChange } from '../serial-bump.ts'
 import { openKey, type OpenKey } from './keyring.ts'
-import { coveredType, denialTtl, groupRrsets, rrsetKey, rrsetOf, sameRrset, signingKeysOf, signingPolicyOf } from './signing.ts'
+import { coveredType, denialTtl, rrsigOriginalTtl, groupRrsets, rrsetKey, rrsetOf, sameRrset, signingKeysOf, signingPolicyOf } from './signing.ts'
+import { ChangedNames } from './changed-names.ts'
+import { chainChanges } from './chain-step.ts'
 import { DNSSEC_TYPES, isDnssecType } from './types.ts'
 
 /** What signing a change needs besides the store: the box the private keys are sealed in, and how much to sign. */
@@ -47,8 +49,16 @@ export interface RecordSource {
   listWire (limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]>
   get (ownerKey: string, type: number): Promise<StoredRrset | undefined>
   getMany (keys: ReadonlyArray<{ ownerKey: string, type: number }>): Promise<Array<StoredRrset | undefined>>
-  ownerTypes (exceptTypes: readonly number[]): Promise<Array<{ ownerKey: string, ownerName: string, type: number }>>
+  /** The owner and type of the records at `ownerKeys` (DNSSEC types aside), as `rrsets.ownerTypesAt`. */
+  ownerTypesAt (ownerKeys: readonly string[]): Promise<OwnerType[]>
+  /** The owner and type of the records strictly below `ownerKey` (DNSSEC types aside), a page after a position, as `rrsets.ownerTypesBelow`. */
+  ownerTypesBelow (ownerKey: string, limit: number, after?: { ownerKey: string, type: number }): Promise<OwnerType[]>
+  /** The rrsets at `ownerKey` and below, a page after a position in canonical order: the records from the source, the DNSSEC rows from the zone. */
+  listWireSubtree (ownerKey: string, limit: number, after?: { ownerKey: string, type: number }): Promise<WireRrset[]>
 }
+
+/** An owner and one type it holds. */
+export interface OwnerType { ownerKey: string, ownerName: string, type: number }
 
 /** The zone's own rows as the {@link RecordSource} of its changes. */
 export function ownRecords (tx: Store, zoneId: string): RecordSource {
@@ -57,7 +67,9 @@ export function ownRecords (tx: Store, zoneId: string): RecordSource {
     listWire: async (limit, after) => await tx.rrsets.listWire(zoneId, limit, after),
     get: async (ownerKey, type) => await tx.rrsets.get(zoneId, ownerKey, type),
     getMany: async (keys) => await tx.rrsets.getMany(zoneId, keys),
-    ownerTypes: async (exceptTypes) => await tx.rrsets.ownerTypes(zoneId, exceptTypes)
+    ownerTypesAt: async (ownerKeys) => await tx.rrsets.ownerTypesAt(zoneId, ownerKeys, DNSSEC_TYPES),
+    ownerTypesBelow: async (ownerKey, limit, after) => await tx.rrsets.ownerTypesBelow(zoneId, ownerKey, DNSSEC_TYPES, limit, after),
+    listWireSubtree: async (ownerKey, limit, after) => await tx.rrsets.listWireSubtree(zoneId, ownerKey, limit, after)
   }
 }
 
@@ -72,10 +84,11 @@ const PAGE = 5000
  *
  * Incrementally: new signatures (by every active ZSK) over each changed authoritative rrset and
  * the new SOA, the signatures of removed rrsets dropped, all in the RRSIG rrset of their owner;
- * and when rrsets appeared or went, the denial chain computed from the zone's owners and types
- * before and after the change, only the NSEC/NSEC3 rrsets that differ written and signed. A
- * delegation added or removed (which changes what is authoritative below it) or a change of the
- * denial TTL (SOA TTL or MINIMUM) signs the whole zone instead.
+ * a delegation added or removed re-signs its subtree for its new role (read by its owner key
+ * range, not the zone: occluded names lose their signatures, names no longer below a cut are
+ * signed); and when rrsets appeared or went, the denial chain spliced where the changed names
+ * join or leave it (`chain-step.ts`), only the NSEC/NSEC3 rrsets that differ written and signed.
+ * A change of the denial TTL (SOA TTL or MINIMUM) signs the whole zone instead.
  *
  * `source` is where the zone's records are read (an alias's: its primary's, renamed); its DNSSEC
  * rows are read from `zone` itself.
@@ -95,15 +108,35 @@ export async function dnssecChanges (tx: Store, zone: Pick<Zone, 'id' | 'name'>,
   return await incrementalChanges(tx, zone.id, origin, net, keys, signing, at, signer.refresh ?? [], source)
 }
 
-/** Whether a change alters what is authoritative (a delegation came or went) or the denial TTL. */
+/**
+ * Whether a change alters the denial TTL (SOA TTL or MINIMUM): every NSEC/NSEC3 record of the
+ * zone takes the new TTL and is signed again, which is the whole chain (kept as the whole-zone
+ * path: the other rrsets' signatures are made again with it, a cost of the same order).
+ */
 function needsWhole (net: ReadonlyMap<string, RrsetChange>, apexKey: string): boolean {
-  for (const { before, after } of net.values()) {
-    const r = after ?? before
-    if (r === undefined) continue
-    if (r.type === RRType.NS && r.ownerKey !== apexKey && (before === undefined) !== (after === undefined)) return true
-    if (r.type === RRType.SOA && before !== undefined && after !== undefined && denialTtl(before) !== denialTtl(after)) return true
-  }
-  return false
+  const soa = net.get(rrsetKey(apexKey, RRType.SOA))
+  return soa?.before !== undefined && soa.after !== undefined && denialTtl(soa.before) !== denialTtl(soa.after)
+}
+
+/** The types signed at a name (RFC 4035 §2.2): all of them at the apex and authoritative names, DS at a delegation, none below a cut. */
+function signedTypes (n: ZoneName): Set<number> {
+  if (n.role === 'occluded') return new Set()
+  if (n.role === 'delegation') return new Set(n.types.filter(t => t === RRType.DS))
+  return new Set(n.types)
+}
+
+/** The stored rrsets of `type` at owners: from the subtrees `names` read where it read them, else in one statement. */
+async function storedRrsets (tx: Store, zoneId: string, names: ChangedNames, ownerKeys: readonly string[], type: number): Promise<Array<StoredRrset | undefined>> {
+  const out: Array<StoredRrset | undefined> = []
+  const ask: number[] = []
+  ownerKeys.forEach((key, i) => {
+    const known = names.storedRrset(key, type)
+    if (known === undefined) ask.push(i)
+    out.push(known === undefined || known === null ? undefined : { ...known, rdataText: [] })
+  })
+  const found = ask.length === 0 ? [] : await tx.rrsets.getMany(zoneId, ask.map(i => ({ ownerKey: ownerKeys[i]!, type })))
+  ask.forEach((i, j) => { out[i] = found[j] })
+  return out
 }
 
 /** Whether a change holds nothing but the apex SOA, its denial TTL kept (a serial bump). */
@@ -211,47 +244,6 @@ async function readSplit (tx: Store, zoneId: string, source: RecordSource, keys:
   return keys.map(k => found.get(rrsetKey(k.ownerKey, k.type)))
 }
 
-/** The names and types of the zone, before or after a change. */
-type TypeMap = Map<string, { owner: WireName, types: Set<number> }>
-
-function applyPresence (base: TypeMap, net: ReadonlyMap<string, RrsetChange>, side: 'before' | 'after'): TypeMap {
-  const out: TypeMap = new Map()
-  for (const [k, v] of base) out.set(k, { owner: v.owner, types: new Set(v.types) })
-  for (const c of net.values()) {
-    const r = c.after ?? c.before
-    if (r === undefined || isDnssecType(r.type)) continue
-    let entry = out.get(r.ownerKey)
-    if (entry === undefined) {
-      entry = { owner: parseName(r.ownerName), types: new Set() }
-      out.set(r.ownerKey, entry)
-    }
-    if (c[side] === undefined) entry.types.delete(r.type)
-    else entry.types.add(r.type)
-  }
-  return out
-}
-
-/** A chain record set without its text (compared first; text made only for what changed). */
-interface RawSet { owner: WireName, type: number, ttl: number, rdata: Uint8Array[], key: string }
-
-function chainOf (origin: WireName, map: TypeMap, signing: SigningPolicy, ttl: number): Map<string, RawSet> {
-  const names: Array<{ owner: WireName, types: number[] }> = []
-  for (const { owner, types } of map.values()) if (types.size > 0) names.push({ owner, types: [...types].sort((a, b) => a - b) })
-  const out = new Map<string, RawSet>()
-  for (const r of denialChain(origin, names, signing.denial, ttl)) {
-    const key = wireKey(r.owner) + '/' + String(r.type)
-    const set = out.get(key)
-    if (set === undefined) out.set(key, { owner: r.owner, type: r.type, ttl: r.ttl, rdata: [r.rdata], key })
-    else set.rdata.push(r.rdata)
-  }
-  return out
-}
-
-function sameRaw (a: RawSet | undefined, b: RawSet | undefined): boolean {
-  if (a === undefined || b === undefined) return a === b
-  return a.ttl === b.ttl && a.rdata.length === b.rdata.length && a.rdata.every((d, i) => Buffer.compare(d, b.rdata[i]!) === 0)
-}
-
 /** What a change of one owner's RRSIG rrset does: the covered types whose signatures go, and the new ones. */
 interface OwnerSignatures {
   owner: WireName
@@ -259,7 +251,6 @@ interface OwnerSignatures {
   ownerKey: string
   drop: Set<number>
   add: Uint8Array[]
-  ttl: number
 }
 
 async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, net: ReadonlyMap<string, RrsetChange>, keys: readonly OpenKey[], signing: SigningPolicy, at: number, refresh: ReadonlyArray<{ ownerKey: string, type: number }>, source: RecordSource): Promise<RrsetChange[]> {
@@ -270,91 +261,67 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
   const plan = (r: Pick<StoredRrset, 'ownerKey' | 'ownerName'>, owner: WireName): OwnerSignatures => {
     let s = sigs.get(r.ownerKey)
     if (s === undefined) {
-      s = { owner, ownerName: r.ownerName, ownerKey: r.ownerKey, drop: new Set(), add: [], ttl: Number.MAX_SAFE_INTEGER }
+      s = { owner, ownerName: r.ownerName, ownerKey: r.ownerKey, drop: new Set(), add: [] }
       sigs.set(r.ownerKey, s)
     }
     return s
   }
-  const sign = (s: OwnerSignatures, type: number, rrset: StoredRrset | undefined): void => {
+  const sign = (s: OwnerSignatures, type: number, rrset: Pick<StoredRrset, 'ttl' | 'rdata'> | undefined): void => {
     s.drop.add(type)
     if (rrset === undefined) return
     const window = signatureWindow(signing, at, s.owner, type)
     // RFC 4035 §2.1: the DNSKEY rrset is signed by the KSKs, everything else by the ZSKs.
     for (const k of type === RRType.DNSKEY ? ksks : zsks) s.add.push(signRrset(origin, s.owner, type, rrset.ttl, rrset.rdata, k, window))
-    s.ttl = Math.min(s.ttl, rrset.ttl)
   }
   // Signatures refreshed: the rrsets as they are (none of them is in this change).
   const again = refresh.filter(r => !net.has(rrsetKey(r.ownerKey, r.type)))
   const current = again.length === 0 ? [] : source.zoneId === zoneId ? await tx.rrsets.getMany(zoneId, again) : await readSplit(tx, zoneId, source, again)
   current.forEach(r => { if (r !== undefined) sign(plan(r, parseName(r.ownerName)), r.type, r) })
 
-  // Where each changed owner stands: below a delegation (glue: nothing signed), at one (only DS
-  // signed, RFC 4035 §2.2) or authoritative. Delegations themselves did not change (see needsWhole).
-  const owners = new Map<string, WireName>()
-  for (const c of changes) {
-    const r = (c.after ?? c.before)!
-    if (!owners.has(r.ownerKey)) owners.set(r.ownerKey, parseName(r.ownerName))
-  }
-  const nsKeys: Array<{ ownerKey: string, type: number }> = []
-  for (const owner of owners.values()) {
-    for (let up = owner; !nameEquals(up, origin); up = parentName(up)) nsKeys.push({ ownerKey: canonicalSortKey(up), type: RRType.NS })
-  }
-  const nsFound = nsKeys.length === 0 ? [] : await source.getMany(nsKeys)
-  const withNs = new Set(nsKeys.filter((_, i) => nsFound[i] !== undefined).map(k => k.ownerKey))
-  for (const c of changes) {
-    const r = (c.after ?? c.before)!
-    const owner = owners.get(r.ownerKey)!
-    let occluded = false
-    for (let up = parentName(owner); !nameEquals(owner, origin) && !nameEquals(up, origin); up = parentName(up)) {
-      if (withNs.has(canonicalSortKey(up))) occluded = true
+  // What each owner the change touches signs before and after it (its types, its role: a
+  // delegation added or removed moves the role of its subtree), and the signatures that differ.
+  const names = new ChangedNames(source, origin, net)
+  await names.loadChange()
+  for (const o of names.loaded()) {
+    const was = signedTypes(names.zoneName(o.ownerKey, 'before'))
+    const is = signedTypes(names.zoneName(o.ownerKey, 'after'))
+    for (const type of new Set([...was, ...is, ...names.changedTypes(o.ownerKey)])) {
+      const changed = names.changeOf(o.ownerKey, type) !== undefined
+      if (!is.has(type)) {
+        if (was.has(type) || changed) sign(plan(o, o.owner), type, undefined)
+      } else if (changed || !was.has(type)) {
+        const rrset = names.rrsetAfter(o.ownerKey, type)
+        if (rrset === undefined) throw new Error(`the rrset ${o.ownerName} ${type} to sign was not read`)
+        sign(plan(o, o.owner), type, rrset)
+      }
     }
-    const delegation = !nameEquals(owner, origin) && withNs.has(r.ownerKey)
-    if (occluded || (delegation && r.type !== RRType.DS)) continue
-    sign(plan(r, owner), r.type, c.after)
   }
 
-  // The denial chain, when the change made or removed rrsets.
-  const chainChanges: RrsetChange[] = []
+  // The denial chain, when the change made or removed rrsets: only the records that move.
+  const chain: RrsetChange[] = []
   if (changes.some(c => (c.before === undefined) !== (c.after === undefined))) {
-    const base: TypeMap = new Map()
-    for (const row of await source.ownerTypes(DNSSEC_TYPES)) {
-      let entry = base.get(row.ownerKey)
-      if (entry === undefined) {
-        entry = { owner: parseName(row.ownerName), types: new Set() }
-        base.set(row.ownerKey, entry)
-      }
-      entry.types.add(row.type)
-    }
     const apexKey = canonicalSortKey(origin)
     const soa = net.get(rrsetKey(apexKey, RRType.SOA))?.after ?? await source.get(apexKey, RRType.SOA)
     const ttl = soa === undefined ? 3600 : denialTtl(soa)
-    const before = chainOf(origin, applyPresence(base, net, 'before'), signing, ttl)
-    const after = chainOf(origin, applyPresence(base, net, 'after'), signing, ttl)
-    const keysChanged = [...new Set([...before.keys(), ...after.keys()])].filter(k => !sameRaw(before.get(k), after.get(k)))
-    const refs = keysChanged.map(k => {
-      const raw = (after.get(k) ?? before.get(k))!
-      return { owner: raw.owner, type: raw.type, ownerKey: canonicalSortKey(raw.owner), ownerName: nameToString(raw.owner), next: after.get(k) }
-    })
-    const stored = refs.length === 0 ? [] : await tx.rrsets.getMany(zoneId, refs.map(r => ({ ownerKey: r.ownerKey, type: r.type })))
-    refs.forEach((ref, i) => {
-      const next = ref.next === undefined ? undefined : rrsetOf(ref, ref.type, ref.next.ttl, ref.next.rdata)
-      const was = stored[i]
-      if (!sameRrset(was, next)) chainChanges.push({ ...(was === undefined ? {} : { before: was }), ...(next === undefined ? {} : { after: next }) })
-      sign(plan(ref, ref.owner), ref.type, next)
-    })
+    for (const c of await chainChanges(tx, zoneId, source, names, signing.denial, ttl)) {
+      chain.push(c)
+      const r = (c.after ?? c.before)!
+      sign(plan(r, parseName(r.ownerName)), r.type, c.after)
+    }
   }
 
   // Each owner's RRSIG rrset: the signatures of the changed types replaced.
   const plans = [...sigs.values()]
-  const storedSigs = plans.length === 0 ? [] : await tx.rrsets.getMany(zoneId, plans.map(p => ({ ownerKey: p.ownerKey, type: RRType.RRSIG })))
+  const storedSigs = await storedRrsets(tx, zoneId, names, plans.map(p => p.ownerKey), RRType.RRSIG)
   const sigChanges: RrsetChange[] = []
   plans.forEach((p, i) => {
     const was = storedSigs[i]
     const kept = (was?.rdata ?? []).filter(d => !p.drop.has(coveredType(d)))
     const rdata = [...kept, ...p.add]
-    const ttl = Math.min(p.ttl, kept.length > 0 && was !== undefined ? was.ttl : Number.MAX_SAFE_INTEGER)
+    // The lowest TTL of the rrsets covered (each signature holds its rrset's, RFC 4034 §3.1.4), as groupRrsets makes it.
+    const ttl = Math.min(...rdata.map(rrsigOriginalTtl))
     const next = rdata.length === 0 ? undefined : rrsetOf(p, RRType.RRSIG, ttl, rdata)
     if (!sameRrset(was, next)) sigChanges.push({ ...(was === undefined ? {} : { before: was }), ...(next === undefined ? {} : { after: next }) })
   })
-  return [...chainChanges, ...sigChanges]
+  return [...chain, ...sigChanges]
 }

@@ -42,6 +42,11 @@ export function coveredType (rrsig: Uint8Array): number {
   return (rrsig[0]! << 8) | rrsig[1]!
 }
 
+/** The original TTL of an RRSIG rdata: the TTL of the rrset it covers (RFC 4034 §3.1.4). */
+export function rrsigOriginalTtl (rrsig: Uint8Array): number {
+  return new DataView(rrsig.buffer, rrsig.byteOffset, rrsig.byteLength).getUint32(4)
+}
+
 /** The signature expiration of an RRSIG rdata, seconds since the epoch (RFC 4034 §3.1.5; read as the next time after `now`'s era, serial arithmetic aside). */
 export function rrsigExpiration (rrsig: Uint8Array): number {
   return new DataView(rrsig.buffer, rrsig.byteOffset, rrsig.byteLength).getUint32(8)
