@@ -7,6 +7,10 @@ import { RRType } from '../zone/rrtype.ts'
 import { nextSerial } from '../zone/serial.ts'
 import { aliasDnssecChanges, type AliasSigning } from './dnssec/alias.ts'
 import { dnssecChanges, type DnssecSigner } from './dnssec/resign.ts'
+import { yieldToLoop } from '../util/yield.ts'
+
+/** Rrsets of a large change (a zone signed whole) gone through between turns of the event loop. */
+const YIELD_EVERY = 5000
 
 /** Above this many rrset writes, a change writes them in batches before the serial bump's statement. */
 const BATCHED_WRITES = 200
@@ -72,7 +76,9 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
   const signed = (also?.zone?.dnssec_status ?? zone.dnssec_status) === 'SIGNED'
   if (signed) {
     if (also?.dnssec === undefined) throw new Error(`a change of the signed zone ${zone.name} without its signer`)
+    let merged = 0
     for (const c of await dnssecChanges(tx, zone, net, now, also.dnssec)) {
+      if (++merged % YIELD_EVERY === 0) await yieldToLoop()
       const r = (c.after ?? c.before)!
       const key = `${r.ownerKey}/${r.type}`
       const before = net.has(key) ? net.get(key)!.before : c.before
@@ -84,7 +90,11 @@ export async function bumpSerial (tx: Store, zone: ZoneWithAccount, now: Date, r
   for (const a of aliases) await writeAliasSigning(tx, a, current, serial)
   const removed: ZoneRecord[] = []
   const added: ZoneRecord[] = []
-  for (const c of net.values()) recordDiff(c, removed, added)
+  let diffed = 0
+  for (const c of net.values()) {
+    recordDiff(c, removed, added)
+    if (++diffed % YIELD_EVERY === 0) await yieldToLoop()
+  }
   let rrsets = [...writes.values()]
   if (rrsets.length > BATCHED_WRITES) {
     // A whole zone's signatures: deleted and inserted in batches, not one statement each.

@@ -3,6 +3,7 @@ import { VALUE_KEY_LENGTH } from '../migrations/0004-rrsets.ts'
 import type { Database, RrsetTable } from '../schema.ts'
 import type { RrsetFilter, RrsetPageQuery, RrsetSort, RrsetStore, RrsetWrite, Scope, ShownRrset, StoredRrset, WireRrset } from '../store.ts'
 import { decodeProfile, decodeTextList, encodeProfile, encodeTextList } from './codec.ts'
+import { yieldToLoop } from '../../util/yield.ts'
 
 /** The DNAME type code (RFC 6672). */
 const DNAME = 39
@@ -34,11 +35,6 @@ export function unpackRdata (packed: Uint8Array): Uint8Array[] {
 }
 
 const BATCH = 400
-
-/** Resolves after the event loop's pending I/O callbacks have run. */
-async function yieldToLoop (): Promise<void> {
-  await new Promise<void>(resolve => setImmediate(resolve))
-}
 
 /** Columns of each order after the zone: every one ends in (owner_key, rrtype), which is unique. */
 const ORDER: Record<RrsetSort, readonly ('ttl' | 'rrtype' | 'owner_key' | 'value_key')[]> = {

@@ -10,6 +10,7 @@ import { ByteReader, ByteWriter } from '../../util/byte-pack.ts'
 import { offloaded } from '../../util/worker-pool.ts'
 import { zipBody, type ZipBody } from '../zip.ts'
 import { isDnssecType } from '../../zones/dnssec/types.ts'
+import { yieldToLoop } from '../../util/yield.ts'
 
 /** Rrsets read per query: a zone of any size is read in pages, never in one query. */
 export const EXPORT_PAGE_SIZE = 1000
@@ -84,11 +85,6 @@ function ownBody (z: ZipBody): ZipBody {
 }
 
 const writeOffThread = offloaded<typeof writeZoneFile>(new URL(import.meta.url), 'writeZoneFile')
-
-/** Resolves after the event loop's pending I/O callbacks have run. */
-async function yieldToLoop (): Promise<void> {
-  await new Promise<void>(resolve => setImmediate(resolve))
-}
 
 /** Pack one page of rrsets for {@link writeZoneFile}. */
 function packPage (w: ByteWriter, page: readonly WireRrset[], poolOwner: (stored: WireName) => string): void {

@@ -12,6 +12,7 @@ import { coveredType, denialTtl, rrsigOriginalTtl, groupRrsets, rrsetKey, rrsetO
 import { ChangedNames } from './changed-names.ts'
 import { chainChanges } from './chain-step.ts'
 import { DNSSEC_TYPES, isDnssecType } from './types.ts'
+import { yieldToLoop } from '../../util/yield.ts'
 
 /** What signing a change needs besides the store: the box the private keys are sealed in, and how much to sign. */
 export interface DnssecSigner {
@@ -166,7 +167,7 @@ async function precomputedChanges (tx: Store, zoneId: string, origin: WireName, 
   return differences(await storedDnssecRrsets(tx, zoneId), next)
 }
 
-/** Every DNSSEC rrset the zone holds (read a page at a time). */
+/** Every DNSSEC rrset the zone holds (read a page at a time, the event loop let run between pages). */
 export async function storedDnssecRrsets (tx: Store, zoneId: string): Promise<Map<string, StoredRrset>> {
   const out = new Map<string, StoredRrset>()
   let after: { ownerKey: string, type: number } | undefined
@@ -176,6 +177,7 @@ export async function storedDnssecRrsets (tx: Store, zoneId: string): Promise<Ma
     if (page.length < PAGE) return out
     const last = page[page.length - 1]!
     after = { ownerKey: last.ownerKey, type: last.type }
+    await yieldToLoop()
   }
 }
 

@@ -8,6 +8,7 @@ import { packRrsets, unpackRrsets, type PackableRrset } from '../packed-rrsets.t
 import type { OpenKey } from './keyring.ts'
 import { groupRrsets, rrsetKey, signingKeysOf, signingPolicyOf } from './signing.ts'
 import { isDnssecType } from './types.ts'
+import { yieldToLoop } from '../../util/yield.ts'
 
 /** A key as it crosses to the signing thread: its row (role, state, DNSKEY fields) and its private key, PKCS#8 DER. */
 export interface KeyForThread {
@@ -20,7 +21,7 @@ const PAGE = 5000
 
 /**
  * The records of a zone (its DNSSEC rrsets left out) packed for the signing thread, read a page
- * at a time.
+ * at a time (the event loop let run between pages).
  */
 export async function packedZoneRecords (store: Store, zoneId: string): Promise<{ bytes: Uint8Array, rrsets: number }> {
   const rrsets: PackableRrset[] = []
@@ -31,6 +32,7 @@ export async function packedZoneRecords (store: Store, zoneId: string): Promise<
     if (page.length < PAGE) break
     const last = page[page.length - 1]!
     after = { ownerKey: last.ownerKey, type: last.type }
+    await yieldToLoop()
   }
   return { bytes: packRrsets(rrsets), rrsets: rrsets.length }
 }
@@ -80,6 +82,9 @@ export async function signZoneOffThread (store: Store, zoneId: string, keys: rea
   await onRead?.(records.rrsets)
   const packed = await signPackedZoneOffThread(zone.name, records.bytes, keys.map(k => ({ row: k.row, pkcs8: exportPrivateKey(k.key) })), policy, at)
   const rrsets = new Map<string, StoredRrset>()
-  for (const chunk of unpackRrsets(packed, PAGE)) for (const r of chunk) rrsets.set(rrsetKey(r.ownerKey, r.type), r)
+  for (const chunk of unpackRrsets(packed, PAGE)) {
+    for (const r of chunk) rrsets.set(rrsetKey(r.ownerKey, r.type), r)
+    await yieldToLoop()
+  }
   return { version: zone.version, rrsets }
 }
