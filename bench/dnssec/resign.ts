@@ -25,13 +25,12 @@ import type { Store, StoredRrset, Zone } from '../../src/store/store.ts'
 import { parseName } from '../../src/zone/name.ts'
 import { recordTextToRdata as parseRdata } from '../../src/zone/record-text.ts'
 import { RRType } from '../../src/zone/rrtype.ts'
-import type { ZoneRecord } from '../../src/zone/record.ts'
-import { toStoredRrsets } from '../../src/zones/records.ts'
 import { bumpSerial } from '../../src/zones/serial-bump.ts'
 import { runDnssec } from '../../src/zones/dnssec/sign-zone.ts'
 import { policyWith } from '../../src/zones/dnssec/policy.ts'
 import { rrsetOf } from '../../src/zones/dnssec/signing.ts'
 import { canonicalSortKey } from '../../src/zone/name.ts'
+import { storeBenchZone } from './bench-zone.ts'
 
 const N = Number(process.argv[2] ?? 100_000)
 const REPS = Number(process.argv[3] ?? 5)
@@ -39,27 +38,13 @@ const ORIGIN = 'bench.test.'
 const secrets = new SecretBox(undefined)
 const actor = { user: 'bench', ipAddress: null }
 
-function zoneRecords (): ZoneRecord[] {
-  const origin = parseName(ORIGIN)
-  const rec = (owner: string, type: number, text: string): ZoneRecord => ({ owner: parseName(owner, origin), type, ttl: 3600, rdata: parseRdata(type, text, origin) })
-  const out = [rec('@', RRType.SOA, 'ns1 hostmaster 2026010101 3600 900 604800 300'), rec('@', RRType.NS, 'ns1'), rec('ns1', RRType.A, '192.0.2.1')]
-  for (let i = 0; out.length < N; i++) out.push(rec(`h${i}.g${i % 1000}`, RRType.A, `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`))
-  return out.sort((a, b) => canonicalSortKey(a.owner) < canonicalSortKey(b.owner) ? -1 : 1)
-}
-
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
 
 const dir = mkdtempSync(join(tmpdir(), 'zonal-bench-dnssec-'))
 const store = await openStore(process.env.ZONAL_BENCH_DATABASE_URL ?? `sqlite:${join(dir, 'zonal.db')}`)
 try {
   await store.migrate()
-  const account = await store.accounts.create('bench')
-  const rrsets = toStoredRrsets(zoneRecords())
-  const zone = await store.transaction(async (tx) => {
-    const z = await tx.zones.create({ accountId: account.id, accountNameKey: account.name_key, name: ORIGIN, type: 'PRIMARY' })
-    await tx.rrsets.insertMany(z.id, rrsets)
-    return await tx.zones.update(z.id, { record_count: N })
-  })
+  const zone = await storeBenchZone(store, 'bench', ORIGIN, N)
   const deps = { store, secrets, clock: () => new Date() }
 
   /** One rrset change in a transaction, as the rrsets API makes it; milliseconds. */
