@@ -71,9 +71,16 @@ describe('DNSSEC rollovers across a test clock, validated at every step', { skip
     assert.ok(ds !== undefined, `GET lists the DS of KSK ${keyTag}`)
     return ds
   }
-  /** One run of the zone's maintenance at the test clock's time: the key steps it took, their serial served. */
+  /**
+   * The zone's maintenance at the test clock's time, turn after turn while the zone is due then
+   * (a key step that changes only the DNSKEY rrset leaves the zone due at once, for the
+   * signatures the clock's jump left near their expiry): the key steps taken, their serial served.
+   */
   const maintain = async (): Promise<string[]> => {
-    const { steps } = await maintainZone(store, secrets, zoneId, now)
+    const steps: string[] = []
+    for (let turn = 0; turn === 0 || (turn < 5 && (await store.dnssec.due(now.toISOString(), 100)).includes(zoneId)); turn++) {
+      steps.push(...(await maintainZone(store, secrets, zoneId, now)).steps)
+    }
     const serial = (await store.zones.findById(zoneId))!.serial
     await eventually(async () => (await ask(port, ZONE, 'SOA')).answers.some(r => r.type === RRType.SOA && readSoa(r.rdata).serial === serial), 20_000, `serial ${serial} served`)
     await secondaryFollows()

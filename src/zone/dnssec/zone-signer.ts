@@ -33,6 +33,16 @@ export interface SigningPolicy {
   inceptionOffsetSeconds: number
 }
 
+/** The rdata of a zone's DNSKEY rrset: every key once (signing or only published), in the order given. */
+export function dnskeyRdatas (keys: SigningKeys): Uint8Array[] {
+  const dnskeys = new Map<string, Uint8Array>()
+  for (const k of [...keys.ksk, ...keys.zsk, ...(keys.publishedOnly ?? [])]) {
+    const rdata = dnskeyRdata(k)
+    dnskeys.set(Buffer.from(rdata).toString('latin1'), rdata)
+  }
+  return [...dnskeys.values()]
+}
+
 /** FNV-1a over the owner's lower-case wire form and the type: a stable spread of jitter. */
 function spread (owner: WireName, type: number): number {
   let h = 0x811c9dc5
@@ -114,12 +124,7 @@ export function signZone (origin: WireName, records: readonly ZoneRecord[], keys
   }
 
   // The DNSKEY rrset: every key once, signed by the KSKs (RFC 4035 §2.1, RFC 6781 §3.1).
-  const dnskeys = new Map<string, Uint8Array>()
-  for (const k of [...keys.ksk, ...keys.zsk, ...(keys.publishedOnly ?? [])]) {
-    const rdata = dnskeyRdata(k)
-    dnskeys.set(Buffer.from(rdata).toString('latin1'), rdata)
-  }
-  const dnskeySet: Rrset = { owner: origin, type: RRType.DNSKEY, ttl: policy.dnskeyTtl, rdatas: [...dnskeys.values()] }
+  const dnskeySet: Rrset = { owner: origin, type: RRType.DNSKEY, ttl: policy.dnskeyTtl, rdatas: dnskeyRdatas(keys) }
   for (const rdata of dnskeySet.rdatas) out.push({ owner: origin, type: RRType.DNSKEY, ttl: policy.dnskeyTtl, rdata })
   signWith(dnskeySet, keys.ksk)
 

@@ -2,6 +2,7 @@ import type { Store, WireRrset, Zone } from '../../store/store.ts'
 import { canonicalSortKey, nameToString, parseName, type WireName } from '../../zone/name.ts'
 import { renameRecord, renameUnder } from '../../zone/rename.ts'
 import type { RrsetChange } from '../serial-bump.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { openKey } from './keyring.ts'
 import { dnssecChanges, storedDnssecRrsets, type DnssecSigner, type OwnerType, type RecordSource } from './resign.ts'
 import { rrsetKey } from './signing.ts'
@@ -157,12 +158,21 @@ export async function aliasDnssecChanges (tx: Store, primary: Zone, net: Readonl
       if (policy === undefined) throw new Error(`zone ${primary.name} is signed but has no DNSSEC policy`)
       signing = { secrets: signer.secrets, policy, keys: signer.keys ?? (await tx.dnssec.keys(primary.id)).map(k => openKey(k, signer.secrets)) }
     }
-    const changes = await dnssecChanges(tx, alias, renamedNet(primary, alias, net), now, {
-      ...signing,
-      whole: signer.whole === true || alias.dnssec_status !== 'SIGNED',
-      refresh: signer.aliasRefresh?.get(alias.id) ?? []
-    }, aliasRecords(tx, primary, alias))
-    out.push({ alias, changes, status: 'SIGNED' })
+    const aliasNet = renamedNet(primary, alias, net)
+    // A new DNSKEY rrset of the primary (a key step): the alias's too, the same keys at its apex.
+    const dnskey = [...net.values()].find(c => c.after?.type === RRType.DNSKEY)?.after
+    const keysChanged: RrsetChange[] = []
+    if (dnskey !== undefined) {
+      const after = renamedRow(moveOf(primary, alias), { ...dnskey, rdataText: [...dnskey.rdataText] })
+      const before = await tx.rrsets.get(alias.id, after.ownerKey, RRType.DNSKEY)
+      const change = { ...(before === undefined ? {} : { before }), after: { ...after, rdataText: dnskey.rdataText } }
+      aliasNet.set(rrsetKey(after.ownerKey, RRType.DNSKEY), change)
+      keysChanged.push(change)
+    }
+    const whole = signer.whole === true || alias.dnssec_status !== 'SIGNED'
+    const changes = await dnssecChanges(tx, alias, aliasNet, now, { ...signing, whole, refresh: signer.aliasRefresh?.get(alias.id) ?? [] }, aliasRecords(tx, primary, alias))
+    // Signed whole, the DNSKEY rrset is among the changes already.
+    out.push({ alias, changes: whole ? changes : [...keysChanged, ...changes], status: 'SIGNED' })
   }
   return out
 }

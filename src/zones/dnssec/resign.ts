@@ -279,6 +279,8 @@ async function incrementalChanges (tx: Store, zoneId: string, origin: WireName, 
   const again = refresh.filter(r => !net.has(rrsetKey(r.ownerKey, r.type)))
   const current = again.length === 0 ? [] : source.zoneId === zoneId ? await tx.rrsets.getMany(zoneId, again) : await readSplit(tx, zoneId, source, again)
   current.forEach(r => { if (r !== undefined) sign(plan(r, parseName(r.ownerName)), r.type, r) })
+  // A new DNSKEY rrset (a key step that leaves the signing ZSKs as they were): signed by the KSKs.
+  for (const c of net.values()) if (c.after?.type === RRType.DNSKEY) sign(plan(c.after, origin), RRType.DNSKEY, c.after)
 
   // What each owner the change touches signs before and after it (its types, its role: a
   // delegation added or removed moves the role of its subtree), and the signatures that differ.

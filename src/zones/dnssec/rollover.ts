@@ -1,12 +1,16 @@
 import { auditRecord } from '../../audit/recorder.ts'
 import { ZonalError } from '../../errors/catalog.ts'
-import type { DnssecKey, DnssecKeyChanges, DnssecPolicy, Store } from '../../store/store.ts'
+import type { DnssecKey, DnssecKeyChanges, DnssecPolicy, NewAuditRecord, Store } from '../../store/store.ts'
+import { dnskeyRdatas } from '../../zone/dnssec/zone-signer.ts'
+import { canonicalSortKey, parseName } from '../../zone/name.ts'
+import { RRType } from '../../zone/rrtype.ts'
 import { bumpSerial } from '../serial-bump.ts'
 import { zoneFor, type Caller, type ZoneDeps } from '../context.ts'
 import { newKey, openKey, type OpenKey } from './keyring.ts'
 import { nextEventAt } from './schedule.ts'
 import type { SignedZone } from './sign-off-thread.ts'
 import type { DnssecDeps } from './sign-zone.ts'
+import { rrsetOf, signingKeysOf } from './signing.ts'
 import type { Actor } from '../../audit/recorder.ts'
 
 /** Time allowed for a change to reach every name server of the zone (secondaries by NOTIFY and IXFR). */
@@ -102,9 +106,11 @@ export function newKeysOf (zoneId: string, steps: KeySteps, policy: DnssecPolicy
 }
 
 /**
- * Apply key steps in the caller's transaction: new keys written, stored ones changed, the
- * whole zone signed again with the resulting keys (the DNSKEY rrset and every signature), with
- * the serial bump and one audit record; the zone's next event rescheduled. `prepared`: the keys
+ * Apply key steps in the caller's transaction: new keys written, stored ones changed, and the
+ * zone signed with the resulting keys, with the serial bump and one audit record; the zone's
+ * next event rescheduled. Steps that change which ZSKs sign (a new ZSK active) sign the whole
+ * zone again; the others (a key published or removed, a KSK added or leaving) change only the
+ * DNSKEY rrset and its signatures. `prepared`: the keys
  * the steps add and the zone already signed with the resulting keys, at the zone's current
  * version (then only the SOA is signed here).
  *
@@ -115,15 +121,34 @@ export async function applyKeySteps (tx: Store, deps: DnssecDeps, zoneId: string
   if (zone === undefined) throw new ZonalError('ZONE_NOT_FOUND')
   const state = await tx.dnssec.find(zoneId)
   if (zone.dnssec_status !== 'SIGNED' || state === undefined) throw new ZonalError('DNSSEC_ZONE_NOT_SIGNED')
+  const signingZsks = (rows: readonly DnssecKey[]): string => rows.filter(k => k.role === 'ZSK' && k.state === 'ACTIVE').map(k => k.id).sort().join()
+  const zsksBefore = signingZsks(await tx.dnssec.keys(zoneId))
   const added = prepared?.added ?? newKeysOf(zoneId, steps, state.policy, deps.secrets, now)
   for (const k of added) await tx.dnssec.addKey(k.row)
   for (const c of steps.change) await tx.dnssec.updateKey(c.id, c.changes)
   const keys = (await tx.dnssec.keys(zoneId)).map(k => openKey(k, deps.secrets))
-  await bumpSerial(tx, zone, now, 0, [], undefined, {
-    dnssec: { secrets: deps.secrets, whole: true, policy: state.policy, keys, ...(prepared === undefined ? {} : { signed: prepared.signed.rrsets }) },
-    audit: () => auditRecord(actor, { accountId: zone.account_id, accountName: zone.account_name, objectType: 'DNSSEC', changeType, object: zone.name, parent: zone.name, changes: steps.notes.map(n => ({ name: 'keys', to: n })), changeComment: comment })
-  })
-  await tx.dnssec.schedule(zoneId, nextEventAt(keys.map(k => k.row), state.policy, now), now.toISOString())
+  const audit = (): NewAuditRecord => auditRecord(actor, { accountId: zone.account_id, accountName: zone.account_name, objectType: 'DNSSEC', changeType, object: zone.name, parent: zone.name, changes: steps.notes.map(n => ({ name: 'keys', to: n })), changeComment: comment })
+  const keysOnly = signingZsks(keys.map(k => k.row)) === zsksBefore
+  if (keysOnly) {
+    // The ZSKs signing stay: only the DNSKEY rrset changes (a key published or removed, a KSK
+    // added or leaving), signed again by the KSKs; every other signature stands.
+    const apexKey = canonicalSortKey(parseName(zone.name))
+    const stored = await tx.rrsets.get(zone.id, apexKey, RRType.DNSKEY)
+    const dnskey = rrsetOf({ ownerKey: apexKey, ownerName: zone.name }, RRType.DNSKEY, state.policy.dnskeyTtl, dnskeyRdatas(signingKeysOf(keys)))
+    await bumpSerial(tx, zone, now, 0, [{ ...(stored === undefined ? {} : { before: stored }), after: dnskey }], undefined, {
+      rrsets: [{ ownerKey: apexKey, type: RRType.DNSKEY, existed: stored !== undefined, rrset: dnskey }],
+      dnssec: { secrets: deps.secrets, policy: state.policy, keys },
+      audit
+    })
+  } else {
+    await bumpSerial(tx, zone, now, 0, [], undefined, {
+      dnssec: { secrets: deps.secrets, whole: true, policy: state.policy, keys, ...(prepared === undefined ? {} : { signed: prepared.signed.rrsets }) },
+      audit
+    })
+  }
+  // Signed whole, every signature is new: the next key event is what comes due. After a DNSKEY
+  // change only, the zone's other signatures may be near their expiry: looked at now.
+  await tx.dnssec.schedule(zoneId, keysOnly ? now.toISOString() : nextEventAt(keys.map(k => k.row), state.policy, now), now.toISOString())
   return added.map(k => k.row)
 }
 

@@ -104,6 +104,8 @@ for (const engine of await engineCases()) {
     it('follows a ZSK rollover step: the new key published in the alias\'s DNSKEY rrset', async () => {
       now = new Date(t0 + 91 * DAY)
       await run()
+      // The key step changes the DNSKEY rrsets only; the turn after it refreshes what the clock's jump left expired.
+      await run()
       const own = await checkAlias(store, primary, alias, now, secrets)
       assert.equal(own.filter(r => r.type === RRType.DNSKEY).length, 3)
     })

@@ -30,6 +30,10 @@ for (const engine of await engineCases()) {
     let now = new Date()
     const t0 = now.getTime()
     const run = async (): Promise<void> => { await new DnssecMaintenance({ store, secrets, clock: () => now, logger: silent }).run() }
+    /** The zone's signatures but those over the DNSKEY rrset and the SOA (whose serial every step moves), as hex. */
+    const othersThanDnskey = async (): Promise<string[]> => (await storedRecords(store, zone.id))
+      .filter(r => r.type === RRType.RRSIG && coveredType(r.rdata) !== RRType.DNSKEY && coveredType(r.rdata) !== RRType.SOA)
+      .map(r => Buffer.from(r.rdata).toString('hex')).sort()
 
     before(async () => {
       ({ store, close } = await freshStore(engine.name))
@@ -59,6 +63,11 @@ for (const engine of await engineCases()) {
     it('rolls the ZSK by pre-publication: published, then signing, then the old one removed', async () => {
       const [oldZsk] = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'ZSK')
       now = new Date(t0 + 91 * DAY)
+      const untouched = await othersThanDnskey()
+      await run()
+      assert.deepEqual(await othersThanDnskey(), untouched, 'publishing a key signs only the DNSKEY rrset again (the SOA aside)')
+      // The zone is looked at again at once: signatures the jump of the clock left near their expiry are refreshed.
+      assert.ok((await store.dnssec.due(now.toISOString(), 10)).includes(zone.id))
       await run()
       let keys = await store.dnssec.keys(zone.id)
       const fresh = keys.find(k => k.role === 'ZSK' && k.state === 'PUBLISHED')
@@ -84,6 +93,9 @@ for (const engine of await engineCases()) {
       assert.equal((await storedRecords(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 3, 'the old ZSK stays published')
 
       now = new Date(Date.parse(keys.find(k => k.id === oldZsk!.id)!.removedAt!) + 1000)
+      const beforeRemoval = await othersThanDnskey()
+      await run()
+      assert.deepEqual(await othersThanDnskey(), beforeRemoval, 'removing a key signs only the DNSKEY rrset again')
       await run()
       assert.equal((await store.dnssec.keys(zone.id)).find(k => k.id === oldZsk!.id), undefined)
       assert.equal((await storedRecords(store, zone.id)).filter(r => r.type === RRType.DNSKEY).length, 2)
@@ -93,6 +105,9 @@ for (const engine of await engineCases()) {
     it('rolls the KSK by double signature on its schedule: the new one signs beside the old, which leaves once the old DS can have left the caches', async () => {
       const [oldKsk] = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK')
       now = new Date(Date.parse(oldKsk!.activeAt!) + 366 * DAY)
+      const untouched = await othersThanDnskey()
+      await run()
+      assert.deepEqual(await othersThanDnskey(), untouched, 'a new KSK signs only the DNSKEY rrset')
       await run()
       const ksks = (await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK')
       assert.equal(ksks.length, 2)
@@ -103,6 +118,7 @@ for (const engine of await engineCases()) {
       // RFC 6781 §4.1.2: the DNSKEY TTL and an hour before the parent may take the new DS, then its TTL there (a day) and an hour.
       assert.equal(Date.parse(leaves), now.getTime() + (3600 + 3600 + 86_400 + 3600) * 1000)
       now = new Date(Date.parse(leaves) + 1000)
+      await run()
       await run()
       assert.deepEqual((await store.dnssec.keys(zone.id)).filter(k => k.role === 'KSK').map(k => k.id), ksks.filter(k => k.id !== oldKsk!.id).map(k => k.id))
       await checkSignatures(store, zone.id, now)
