@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'preact/hooks'
+import { ApiError } from './api.ts'
+import { Layout } from './components/layout.tsx'
+import { fetchMe, type Me } from './me.ts'
+import { CreateZonePage } from './pages/create-zone.tsx'
+import { NotBuiltPage, NotFoundPage } from './pages/not-found.tsx'
+import { SignInPage } from './pages/sign-in.tsx'
+import { ZonePage } from './pages/zone.tsx'
+import { ZonesPage } from './pages/zones.tsx'
+import { currentPage, navigate, useLocation } from './router.ts'
+import { session, type SessionState } from './session.ts'
+
+/** The console: sign-in until a session exists, then the page the path names. */
+export function App () {
+  const [state, setState] = useState<SessionState>(session.state())
+  const [me, setMe] = useState<Me | undefined>()
+  const [meError, setMeError] = useState<string | undefined>()
+  const { path, query } = useLocation()
+
+  useEffect(() => session.subscribe(setState), [])
+
+  // Signed out (expired, or a fresh page): to sign-in, with the page to come back to.
+  useEffect(() => {
+    if (state.kind === 'signed-out' && path !== '/sign-in') {
+      const next = currentPage()
+      navigate(`/sign-in?${new URLSearchParams({ next, ...(state.reason === undefined ? {} : { reason: state.reason }) }).toString()}`, { replace: true })
+    }
+    if (state.kind === 'signed-out') setMe(undefined)
+  }, [state, path])
+
+  useEffect(() => {
+    if (state.kind !== 'signed-in') return
+    setMeError(undefined)
+    fetchMe().then(setMe, (err: unknown) => setMeError(err instanceof ApiError ? err.message : String(err)))
+  }, [state])
+
+  if (state.kind === 'signed-out' || path === '/sign-in') {
+    return <SignInPage next={query.get('next') ?? '/zones'} reason={state.kind === 'signed-out' ? (query.get('reason') ?? undefined) : undefined} signedIn={state.kind === 'signed-in'} />
+  }
+  let page
+  let section = ''
+  const zone = /^\/zones\/([^/]+)$/.exec(path)
+  if (path === '/' || path === '/zones') {
+    section = 'zones'
+    page = <ZonesPage me={me} query={query} />
+  } else if (path === '/zones/new') {
+    section = 'zones'
+    page = <CreateZonePage me={me} />
+  } else if (zone !== null) {
+    section = 'zones'
+    page = <ZonePage me={me} zone={decodeURIComponent(zone[1]!)} />
+  } else if (path === '/tasks' || path === '/audit' || path === '/reports') {
+    section = path.slice(1)
+    page = <NotBuiltPage section={section} />
+  } else {
+    page = <NotFoundPage />
+  }
+  return (
+    <Layout username={state.username} section={section}>
+      {meError !== undefined && <p class='error' role='alert'>Your permissions could not be read: {meError}</p>}
+      {page}
+    </Layout>
+  )
+}
