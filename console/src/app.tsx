@@ -39,24 +39,29 @@ export function App () {
   }
   let page
   let section = ''
+  let title = 'Page not found'
   const zone = /^\/zones\/([^/]+)$/.exec(path)
   if (path === '/' || path === '/zones') {
     section = 'zones'
+    title = 'Zones'
     page = <ZonesPage me={me} query={query} />
   } else if (path === '/zones/new') {
     section = 'zones'
+    title = 'Create a zone'
     page = <CreateZonePage me={me} />
   } else if (zone !== null) {
     section = 'zones'
+    title = `Zone ${decodeURIComponent(zone[1]!)}`
     page = <ZonePage me={me} zone={decodeURIComponent(zone[1]!)} />
   } else if (path === '/tasks' || path === '/audit' || path === '/reports') {
     section = path.slice(1)
+    title = { tasks: 'Tasks', audit: 'Audit log', reports: 'Reports' }[section] ?? title
     page = <NotBuiltPage section={section} />
   } else {
     page = <NotFoundPage />
   }
   return (
-    <Layout username={state.username} section={section}>
+    <Layout username={state.username} section={section} title={title}>
       {meError !== undefined && <p class='error' role='alert'>Your permissions could not be read: {meError}</p>}
       {page}
     </Layout>

@@ -10,10 +10,17 @@ addEventListener('popstate', () => { for (const l of listeners) l() })
 export function navigate (to: string, options: { replace?: boolean } = {}): void {
   const url = to.startsWith(BASE) ? to : BASE + to
   if (url === location.pathname + location.search) return
+  const samePage = url.split('?')[0] === location.pathname
   if (options.replace === true) history.replaceState(null, '', url)
   else history.pushState(null, '', url)
   for (const l of listeners) l()
-  scrollTo(0, 0)
+  // Another page: focus goes back to the top, as after a page load (the next Tab reaches the
+  // skip link; a screen reader reads the page's name). A new query of the same page (filters,
+  // paging) keeps the focus where the user is.
+  if (!samePage) {
+    scrollTo(0, 0)
+    requestAnimationFrame(() => document.getElementById('page-top')?.focus({ preventScroll: true }))
+  }
 }
 
 /** The current console path (without BASE) and query, re-rendered on every navigation. */

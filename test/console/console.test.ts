@@ -18,7 +18,7 @@ import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually } from '../helpers/named.ts'
-import { startTestService, type TestService } from '../helpers/service.ts'
+import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
 const ADMIN_PASSWORD = 'console admin password 1'
 const READER_PASSWORD = 'console reader password 1'
@@ -138,6 +138,58 @@ describe('web console in chromium', { skip }, () => {
     await eventually(async () => (await dig(port, 'app.example.org.', 'A', '+short')).trim().split('\n').sort().join(' ') === '192.0.2.10 192.0.2.11', 10_000, 'A answered')
     assert.equal((await dig(port, 'example.org.', 'MX', '+short')).trim(), '10 mail.example.org.')
     assert.equal((await dig(port, 'txt.example.org.', 'TXT', '+short')).trim(), '"hello world; with a semicolon"')
+  })
+
+  it('pages through the zone list by cursor, searches by name and filters by type', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    for (let i = 0; i < 55; i++) {
+      const name = `z${String(i).padStart(2, '0')}.example.net.`
+      const res = await api('POST', '/zones', { properties: { name, accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { forceImport: true, createType: 'NEW' } })
+      assert.equal(res.status, 201, await res.text())
+    }
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    const rows = page.locator('table.zones tbody tr')
+    await rows.first().waitFor()
+    assert.equal(await rows.count(), 50)
+    assert.equal(await rows.first().locator('th').innerText(), ZONE, 'sorted by name')
+    await screenshots(page, 'zones')
+    await page.getByRole('button', { name: 'Next' }).click()
+    await page.waitForURL(/cursor=/)
+    await page.getByRole('link', { name: 'z54.example.net.' }).waitFor()
+    assert.equal(await rows.count(), 6)
+    await page.getByRole('button', { name: 'Previous' }).click()
+    await page.getByRole('link', { name: ZONE }).waitFor()
+
+    await page.getByLabel('Name contains').fill('z07')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.waitForURL(/name=z07/)
+    await page.getByRole('link', { name: 'z07.example.net.' }).waitFor()
+    assert.equal(await rows.count(), 1)
+    await page.getByLabel('Type').selectOption('SECONDARY')
+    await page.getByText('No zone matches these filters.').waitFor()
+    await screenshots(page, 'zones-no-match')
+    await page.getByRole('link', { name: 'Clear the filters' }).click()
+    await page.getByRole('link', { name: 'z00.example.net.' }).waitFor()
+  })
+
+  it('is reachable by keyboard (a skip link first, visible focus) and readable in dark mode', async () => {
+    await page.getByRole('link', { name: ZONE }).click()
+    await page.getByRole('heading', { name: ZONE, level: 1 }).waitFor()
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'page-top', 'a new page puts the focus at its top')
+    await page.keyboard.press('Tab')
+    assert.equal(await page.evaluate<string>('document.activeElement.textContent'), 'Skip to content')
+    assert.notEqual(await page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle'), 'none', 'focus is visible')
+    await page.keyboard.press('Enter')
+    assert.equal(await page.evaluate<string>('document.activeElement.id'), 'main')
+    await page.emulateMedia({ colorScheme: 'dark' })
+    const background = await page.evaluate<string>('getComputedStyle(document.body).backgroundColor')
+    assert.equal(background, 'rgb(15, 19, 23)', 'the dark palette applies')
+    await screenshots(page, 'zone-dark')
+    await page.getByRole('button', { name: /^Colour theme: system/ }).click()
+    await page.getByRole('button', { name: /^Colour theme: light/ }).waitFor()
+    await page.waitForFunction('document.documentElement.dataset.theme === "light"')
+    assert.notEqual(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor'), background, 'the toggle chooses light over the system\'s dark')
+    await page.emulateMedia({ colorScheme: 'light' })
   })
 
   it('shows a ReadOnly user no edit controls, and the API refuses the calls it forces', async () => {

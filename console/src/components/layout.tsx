@@ -29,9 +29,11 @@ function ThemeToggle () {
 }
 
 /** Header (product, signed-in user, sign out), navigation and the page. */
-export function Layout (props: { username: string, section: string, children: ComponentChildren }) {
+export function Layout (props: { username: string, section: string, title: string, children: ComponentChildren }) {
+  useEffect(() => { document.title = `${props.title} · Zonal` }, [props.title])
   return (
     <>
+      <p id='page-top' class='sr-only' tabIndex={-1}>{props.title}</p>
       <a class='skip' href='#main'>Skip to content</a>
       <header class='top'>
         <Link to='/zones' class='brand'>Zonal</Link>

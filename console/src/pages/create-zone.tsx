@@ -42,7 +42,6 @@ export function CreateZonePage (props: { me: Me | undefined }) {
   const [busy, setBusy] = useState(false)
 
   useEffect(() => { if (account === '' && accounts.length > 0) setAccount(accounts[0]!) }, [accounts.join('\n')])
-  useEffect(() => { document.title = 'Create a zone · Zonal' }, [])
 
   async function submit (event: Event): Promise<void> {
     event.preventDefault()

@@ -11,6 +11,7 @@ export function SignInPage (props: { next: string, reason: string | undefined, s
   const first = useRef<HTMLInputElement>(null)
   const next = props.next.startsWith('/') && !props.next.startsWith('//') && !props.next.startsWith('/sign-in') ? props.next : '/zones'
 
+  useEffect(() => { document.title = 'Sign in · Zonal' }, [])
   useEffect(() => {
     if (props.signedIn) navigate(next, { replace: true })
     else first.current?.focus()

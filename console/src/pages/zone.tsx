@@ -77,8 +77,6 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
     return () => { live = false }
   }, [path, version])
 
-  useEffect(() => { document.title = `${props.zone} · Zonal` }, [props.zone])
-
   if (error !== undefined) {
     return <section><h1>{props.zone}</h1><p class='error' role='alert'>{error}</p><p><Link to='/zones'>Back to the zones</Link></p></section>
   }
