@@ -5,6 +5,7 @@ import { fetchMe, type Me } from './me.ts'
 import { CreateZonePage } from './pages/create-zone.tsx'
 import { NotBuiltPage, NotFoundPage } from './pages/not-found.tsx'
 import { SignInPage } from './pages/sign-in.tsx'
+import { TasksPage } from './pages/tasks.tsx'
 import { ZonePage } from './pages/zone.tsx'
 import { ZonesPage } from './pages/zones.tsx'
 import { currentPage, navigate, useLocation } from './router.ts'
@@ -53,9 +54,13 @@ export function App () {
     section = 'zones'
     title = `Zone ${decodeURIComponent(zone[1]!)}`
     page = <ZonePage me={me} zone={decodeURIComponent(zone[1]!)} />
-  } else if (path === '/tasks' || path === '/audit' || path === '/reports') {
+  } else if (path === '/tasks') {
+    section = 'tasks'
+    title = 'Tasks'
+    page = <TasksPage />
+  } else if (path === '/audit' || path === '/reports') {
     section = path.slice(1)
-    title = { tasks: 'Tasks', audit: 'Audit log', reports: 'Reports' }[section] ?? title
+    title = { audit: 'Audit log', reports: 'Reports' }[section] ?? title
     page = <NotBuiltPage section={section} />
   } else {
     page = <NotFoundPage />

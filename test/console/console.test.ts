@@ -6,6 +6,8 @@
  *   line; fixed and uploaded again, the zone page opens;
  * - add records of several types (A, MX, TXT with spaces and a semicolon), one first refused by
  *   the API with its message at the field; dig gets every one of them from the DNS server;
+ * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
+ * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
  *   page (POST and DELETE of records) are refused with 403;
  * - each page visited is saved as a screenshot at 1280 and 390 px (test-artifacts/console/) and
@@ -13,6 +15,7 @@
  */
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
@@ -190,6 +193,21 @@ describe('web console in chromium', { skip }, () => {
     await page.waitForFunction('document.documentElement.dataset.theme === "light"')
     assert.notEqual(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor'), background, 'the toggle chooses light over the system\'s dark')
     await page.emulateMedia({ colorScheme: 'light' })
+  })
+
+  it('exports the zone with the task\'s progress, downloads the BIND file, and lists the task', async () => {
+    await page.getByRole('button', { name: 'Export as BIND file' }).click()
+    await page.getByRole('button', { name: 'Download' }).waitFor()
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download' }).click()])
+    assert.match(download.suggestedFilename(), /\.zone$/)
+    const text = readFileSync(await download.path(), 'utf8')
+    assert.match(text, /^\$ORIGIN example\.org\.$/m)
+    assert.match(text, /hello world; with a semicolon/)
+    assert.match(text, /192\.0\.2\.11/)
+    await page.getByRole('link', { name: 'Tasks' }).first().click()
+    await page.getByRole('heading', { name: 'Tasks' }).waitFor()
+    await page.getByRole('cell', { name: 'Complete' }).first().waitFor()
+    await screenshots(page, 'tasks')
   })
 
   it('shows a ReadOnly user no edit controls, and the API refuses the calls it forces', async () => {

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'preact/hooks'
-import { ApiError, call, json } from '../api.ts'
+import { ApiError, call } from '../api.ts'
 import { Link } from '../link.tsx'
 import { accountsWhere, type Me } from '../me.ts'
 import { navigate } from '../router.ts'
+import { waitForTask } from '../tasks.ts'
 
 /** One problem of an upload: the line of the file (when the message names one) and the words. */
 interface Problem {
@@ -17,18 +18,6 @@ export function problemsOf (err: unknown): Problem[] {
     const m = /^(?:Invalid input: )?line (\d+): (?:[A-Z_]+:? )?(.*)$/s.exec(i.errorMessage)
     return m === null ? { message: i.errorMessage } : { line: Number(m[1]), message: m[2]! }
   })
-}
-
-const POLL_MS = 500
-
-/** Wait for a background task (a large upload) to finish; its message is shown as progress. */
-async function waitForTask (id: string, progress: (message: string) => void): Promise<{ code: string, message: string }> {
-  for (;;) {
-    const task = await json<{ code: string, message: string }>('GET', `/tasks/${encodeURIComponent(id)}`)
-    if (task.code !== 'PENDING' && task.code !== 'IN_PROCESS') return task
-    progress(task.message)
-    await new Promise(resolve => setTimeout(resolve, POLL_MS))
-  }
 }
 
 /** Create a primary zone from an uploaded BIND zone file (POST /zones, multipart). */
@@ -60,7 +49,7 @@ export function CreateZonePage (props: { me: Me | undefined }) {
       const res = await call('POST', '/zones', { body: form })
       const task = res.headers.get('x-task-id')
       if (res.status === 202 && task !== null) {
-        const done = await waitForTask(task, setProgress)
+        const done = await waitForTask(task, t => setProgress(t.message))
         if (done.code !== 'COMPLETE') throw new ApiError(400, [{ errorMessage: done.message }])
       }
       const zoneName = name.trim().endsWith('.') ? name.trim() : `${name.trim()}.`

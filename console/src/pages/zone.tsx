@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, json, zonePath } from '../api.ts'
 import { Dnssec } from '../components/dnssec.tsx'
+import { ExportZone } from '../components/export-zone.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
 import { Link } from '../link.tsx'
 import { may, type Me } from '../me.ts'
@@ -118,6 +119,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         <div><dt>Records</dt><dd>{p.recordCount ?? total}</dd></div>
         <div><dt>Last modified</dt><dd>{p.lastModifiedDateTime}</dd></div>
       </dl>
+      {may(props.me, p.accountName, 'export') && <ExportZone zone={p.name} />}
       {notice !== undefined && <p class='notice' role='status'>{notice}</p>}
       {removeError !== undefined && <p class='error' role='alert'>{removeError}</p>}
 
