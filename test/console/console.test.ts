@@ -8,6 +8,7 @@
  *   the API with its message at the field; dig gets every one of them from the DNS server;
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
+ * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
  *   page (POST and DELETE of records) are refused with 403;
  * - each page visited is saved as a screenshot at 1280 and 390 px (test-artifacts/console/) and
@@ -190,7 +191,7 @@ describe('web console in chromium', { skip }, () => {
     await screenshots(page, 'zone-dark')
     await page.getByRole('button', { name: /^Colour theme: system/ }).click()
     await page.getByRole('button', { name: /^Colour theme: light/ }).waitFor()
-    await page.waitForFunction('document.documentElement.dataset.theme === "light"')
+    await page.locator('html[data-theme="light"]').waitFor({ state: 'attached' })
     assert.notEqual(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor'), background, 'the toggle chooses light over the system\'s dark')
     await page.emulateMedia({ colorScheme: 'light' })
   })
@@ -208,6 +209,45 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('heading', { name: 'Tasks' }).waitFor()
     await page.getByRole('cell', { name: 'Complete' }).first().waitFor()
     await screenshots(page, 'tasks')
+  })
+
+  it('creates an alias, unaliases it, suspends and deletes zones after a confirmation naming them', async () => {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    await page.getByRole('link', { name: 'Create zone' }).click()
+    await page.getByLabel('Alias').check()
+    await page.getByLabel('Zone name').fill('alias.example.com')
+    await page.getByLabel('Primary zone to alias').fill(ZONE)
+    await screenshots(page, 'create-zone-alias')
+    await page.getByRole('button', { name: 'Create zone' }).click()
+    await page.getByRole('heading', { name: 'alias.example.com.', level: 1 }).waitFor()
+    await page.getByText('ALIAS of example.org.').waitFor()
+    await page.getByRole('heading', { name: 'app.alias.example.com.' }).waitFor()
+
+    await page.getByRole('button', { name: 'Unalias…' }).click()
+    await page.getByRole('button', { name: 'Unalias alias.example.com.' }).click()
+    await page.getByText('Unalias: done for alias.example.com.').waitFor()
+    assert.equal(await page.locator('.properties dd').first().innerText(), 'PRIMARY')
+
+    await page.getByRole('button', { name: 'Delete…' }).click()
+    const confirm = page.getByRole('button', { name: 'Delete alias.example.com.' })
+    assert.ok(await confirm.isDisabled(), 'nothing deleted before the name is typed')
+    await page.getByLabel('Type the zone name, alias.example.com., to confirm').fill('alias.example.com')
+    await screenshots(page, 'zone-delete-confirm')
+    await confirm.click()
+    await page.getByText('Deleted the zone alias.example.com..').waitFor()
+    assert.equal(await page.getByRole('link', { name: 'alias.example.com.' }).count(), 0)
+
+    await page.getByRole('link', { name: 'z00.example.net.' }).click()
+    await page.getByRole('button', { name: 'Suspend…' }).click()
+    await page.getByLabel('Type the zone name, z00.example.net., to confirm').fill('z00.example.net.')
+    await page.getByRole('button', { name: 'Suspend z00.example.net.' }).click()
+    await page.getByText('Suspend: done for z00.example.net.').waitFor()
+    await page.getByRole('definition').filter({ hasText: 'SUSPENDED' }).waitFor()
+    assert.equal(await page.getByRole('button', { name: 'Add records' }).count(), 0, 'a suspended zone is not edited')
+    await page.getByRole('link', { name: ZONE }).count()
+    await page.getByRole('link', { name: 'Zones', exact: true }).first().click()
+    await page.getByRole('link', { name: ZONE }).click()
+    await page.getByRole('heading', { name: ZONE, level: 1 }).waitFor()
   })
 
   it('shows a ReadOnly user no edit controls, and the API refuses the calls it forces', async () => {

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, json, zonePath } from '../api.ts'
 import { Dnssec } from '../components/dnssec.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
+import { ZoneActions } from '../components/zone-actions.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
 import { Link } from '../link.tsx'
 import { may, type Me } from '../me.ts'
@@ -177,6 +178,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         </section>
       ))}
       <Dnssec zone={p.name} />
+      <ZoneActions me={props.me} zone={p.name} accountName={p.accountName} type={p.type} status={p.status} onChanged={message => reload(message)} />
     </section>
   )
 }

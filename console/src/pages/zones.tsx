@@ -125,6 +125,7 @@ export function ZonesPage (props: { me: Me | undefined, query: URLSearchParams }
         <label class='check'><input type='checkbox' checked={f.reverse} onChange={e => go({ reverse: e.currentTarget.checked })} /> Descending</label>
         <button type='submit'>Search</button>
       </form>
+      {props.query.get('deleted') !== null && <p class='notice' role='status'>Deleted the zone {props.query.get('deleted')}.</p>}
       {error !== undefined && <p class='error' role='alert'>The zones could not be listed: {error}</p>}
       {list === undefined && error === undefined && <p role='status' class='muted'>Loading zones…</p>}
       {list !== undefined && list.zones.length === 0 && (
