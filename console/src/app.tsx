@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 import { Layout } from './components/layout.tsx'
 import { fetchMe, type Me } from './me.ts'
+import { AuditPage } from './pages/audit.tsx'
 import { CreateZonePage } from './pages/create-zone.tsx'
 import { NotBuiltPage, NotFoundPage } from './pages/not-found.tsx'
 import { SignInPage } from './pages/sign-in.tsx'
@@ -58,9 +59,13 @@ export function App () {
     section = 'tasks'
     title = 'Tasks'
     page = <TasksPage />
-  } else if (path === '/audit' || path === '/reports') {
+  } else if (path === '/audit') {
+    section = 'audit'
+    title = 'Audit log'
+    page = <AuditPage query={query} />
+  } else if (path === '/reports') {
     section = path.slice(1)
-    title = { audit: 'Audit log', reports: 'Reports' }[section] ?? title
+    title = 'Reports'
     page = <NotBuiltPage section={section} />
   } else {
     page = <NotFoundPage />

@@ -30,7 +30,12 @@ export async function waitForTask (id: string, progress: (task: Task) => void): 
 export async function downloadResult (taskId: string): Promise<void> {
   const res = await call('GET', `/tasks/${encodeURIComponent(taskId)}/result`, { headers: { accept: '*/*' } })
   const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? `${taskId}.zone`
-  const url = URL.createObjectURL(await res.blob())
+  saveBlob(await res.blob(), name)
+}
+
+/** Hand `blob` to the browser as a file download named `name` (through an object URL). */
+export function saveBlob (blob: Blob, name: string): void {
+  const url = URL.createObjectURL(blob)
   const a = document.createElement('a')
   a.href = url
   a.download = name

@@ -8,6 +8,7 @@
  *   the API with its message at the field; dig gets every one of them from the DNS server;
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
+ * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
  *   page (POST and DELETE of records) are refused with 403;
@@ -211,6 +212,31 @@ describe('web console in chromium', { skip }, () => {
     await screenshots(page, 'tasks')
   })
 
+  it('shows the audit log of those changes, filters it, and downloads it as CSV', async () => {
+    await page.getByRole('link', { name: 'Audit log' }).click()
+    await page.getByRole('heading', { name: 'Audit log' }).waitFor()
+    const rows = page.locator('table.audit tbody tr')
+    await rows.first().waitFor()
+    assert.equal(await rows.count(), 50, 'a page of 50, newest first')
+    assert.match(await rows.first().innerText(), /EXPORT ZONE\s+example\.org\./, 'the export is the newest change')
+    await screenshots(page, 'audit')
+    await page.getByRole('button', { name: 'Older' }).click()
+    await page.getByRole('cell', { name: /txt\.example\.org/ }).first().waitFor()
+    await page.getByRole('button', { name: 'Newer' }).click()
+    await page.getByRole('cell', { name: 'EXPORT ZONE' }).first().waitFor()
+    await page.getByLabel('Object type').fill('TXT')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    await page.waitForURL(/object_type=TXT/)
+    await page.getByRole('cell', { name: /txt\.example\.org/ }).first().waitFor()
+    for (const text of await rows.allInnerTexts()) assert.match(text, /TXT/)
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download CSV' }).click()])
+    assert.equal(download.suggestedFilename(), 'audit-log.csv')
+    const csv = readFileSync(await download.path(), 'utf8')
+    assert.match(csv.split('\n')[0]!, /objectType/i)
+    assert.match(csv, /txt\.example\.org/)
+    assert.doesNotMatch(csv, /app\.example\.org/, 'the CSV has the filter of the page')
+  })
+
   it('creates an alias, unaliases it, suspends and deletes zones after a confirmation naming them', async () => {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
     await page.getByRole('link', { name: 'Create zone' }).click()
@@ -226,7 +252,7 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Unalias…' }).click()
     await page.getByRole('button', { name: 'Unalias alias.example.com.' }).click()
     await page.getByText('Unalias: done for alias.example.com.').waitFor()
-    assert.equal(await page.locator('.properties dd').first().innerText(), 'PRIMARY')
+    await page.getByRole('definition').filter({ hasText: /^PRIMARY$/ }).waitFor()
 
     await page.getByRole('button', { name: 'Delete…' }).click()
     const confirm = page.getByRole('button', { name: 'Delete alias.example.com.' })

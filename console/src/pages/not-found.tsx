@@ -10,7 +10,6 @@ export function NotFoundPage () {
 }
 
 const NAMES: Record<string, { title: string, api: string }> = {
-  audit: { title: 'Audit log', api: 'GET /reports/dns_configuration/audit' },
   reports: { title: 'Reports', api: 'the report endpoints' }
 }
 
