@@ -4,7 +4,8 @@ import { Layout } from './components/layout.tsx'
 import { fetchMe, type Me } from './me.ts'
 import { AuditPage } from './pages/audit.tsx'
 import { CreateZonePage } from './pages/create-zone.tsx'
-import { NotBuiltPage, NotFoundPage } from './pages/not-found.tsx'
+import { NotFoundPage } from './pages/not-found.tsx'
+import { ReportsPage } from './pages/reports.tsx'
 import { SignInPage } from './pages/sign-in.tsx'
 import { TasksPage } from './pages/tasks.tsx'
 import { ZonePage } from './pages/zone.tsx'
@@ -64,9 +65,9 @@ export function App () {
     title = 'Audit log'
     page = <AuditPage query={query} />
   } else if (path === '/reports') {
-    section = path.slice(1)
+    section = 'reports'
     title = 'Reports'
-    page = <NotBuiltPage section={section} />
+    page = <ReportsPage me={me} />
   } else {
     page = <NotFoundPage />
   }

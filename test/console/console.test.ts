@@ -8,6 +8,8 @@
  *   the API with its message at the field; dig gets every one of them from the DNS server;
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
+ * - run the query volume and response code reports after sending DNS traffic: the charts are
+ *   drawn (a canvas each) and their accessible names and data tables give the right totals;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
@@ -210,6 +212,39 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('heading', { name: 'Tasks' }).waitFor()
     await page.getByRole('cell', { name: 'Complete' }).first().waitFor()
     await screenshots(page, 'tasks')
+  })
+
+  it('runs the query volume and response code reports after DNS traffic and draws them with the right totals', async () => {
+    const port = t.service.dns.port
+    for (let i = 0; i < 7; i++) await dig(port, 'z01.example.net.', 'SOA', '+short')
+    for (let i = 0; i < 3; i++) await dig(port, 'nope.z01.example.net.', 'A', '+short')
+    await t.service.queries!.flush()
+    await t.service.queryCounts!.flush()
+
+    await page.getByRole('link', { name: 'Reports' }).click()
+    await page.getByRole('heading', { name: 'Reports' }).waitFor()
+    await page.getByLabel('Zone').fill('z01.example.net')
+    await page.getByLabel('From (UTC day)').fill('2000-01-01')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByRole('alert').filter({ hasText: 'at most 60 days' }).waitFor()
+    const today = new Date().toISOString().slice(0, 10)
+    await page.getByLabel('From (UTC day)').fill(today)
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const volume = page.getByRole('img', { name: /^Line chart of responses per day for z01\.example\.net/ })
+    await volume.waitFor()
+    assert.match(String(await volume.getAttribute('aria-label')), /: 10 in all$/)
+    assert.equal(await volume.locator('canvas').count(), 1, 'the chart is drawn')
+    assert.deepEqual(await page.locator('table.report-data tbody tr').allInnerTexts(), [`${today}\t10\t10\t0`])
+    await screenshots(page, 'report-query-volume')
+
+    await page.getByLabel('Report', { exact: true }).selectOption('rcodes')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const codes = page.getByRole('img', { name: /^Stacked bar chart of response codes for 1 zone: 10 responses in all$/ })
+    await codes.waitFor()
+    assert.equal(await codes.locator('canvas').count(), 1)
+    const cells = await page.locator('table.report-data tbody tr').first().locator('th, td').allInnerTexts()
+    assert.deepEqual(cells, ['z01.example.net.', '7', '3', '0', '0', '0', '0', '10'])
+    await screenshots(page, 'report-response-codes')
   })
 
   it('shows the audit log of those changes, filters it, and downloads it as CSV', async () => {
