@@ -7,6 +7,7 @@
  * - add records of several types (A, MX, TXT with spaces and a semicolon), one first refused by
  *   the API with its message at the field; dig gets every one of them from the DNS server;
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
+ * - a signed zone's DNSSEC status and its DS records, copied to the clipboard;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - run the query volume and response code reports after sending DNS traffic: the charts are
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
@@ -25,7 +26,7 @@ import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually } from '../helpers/named.ts'
-import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
+import { apiKsks, serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
 const ADMIN_PASSWORD = 'console admin password 1'
 const READER_PASSWORD = 'console reader password 1'
@@ -197,6 +198,26 @@ describe('web console in chromium', { skip }, () => {
     await page.locator('html[data-theme="light"]').waitFor({ state: 'attached' })
     assert.notEqual(await page.evaluate<string>('getComputedStyle(document.body).backgroundColor'), background, 'the toggle chooses light over the system\'s dark')
     await page.emulateMedia({ colorScheme: 'light' })
+  })
+
+  it('shows a signed zone\'s DNSSEC status and copies its DS records for the registrar', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    const signed = await api('POST', '/zones/z02.example.net./dnssec')
+    assert.ok(signed.status === 201 || signed.status === 202, await signed.text())
+    const ds = (await apiKsks(api, 'z02.example.net.')).flatMap(k => k.dsRecords)
+    assert.ok(ds.length > 0)
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base })
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    await page.getByRole('link', { name: 'z02.example.net.' }).click()
+    await page.getByText('This zone is signed.').waitFor()
+    assert.equal(await page.getByLabel('DS records').innerText(), ds.join('\n'))
+    await page.getByRole('button', { name: 'Copy DS records' }).click()
+    await page.getByText('Copied the DS records.').waitFor()
+    assert.equal(await page.evaluate<string>('navigator.clipboard.readText()'), ds.join('\n'))
+    await screenshots(page, 'zone-dnssec')
+    await page.getByRole('link', { name: 'Zones', exact: true }).first().click()
+    await page.getByRole('link', { name: ZONE }).click()
+    await page.getByRole('heading', { name: ZONE, level: 1 }).waitFor()
   })
 
   it('exports the zone with the task\'s progress, downloads the BIND file, and lists the task', async () => {
