@@ -11,6 +11,7 @@
  * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - run the query volume and response code reports after sending DNS traffic: the charts are
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
+ *   health scores per zone with the failing checks, usage per month;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
@@ -266,6 +267,31 @@ describe('web console in chromium', { skip }, () => {
     const cells = await page.locator('table.report-data tbody tr').first().locator('th, td').allInnerTexts()
     assert.deepEqual(cells, ['z01.example.net.', '7', '3', '0', '0', '0', '0', '10'])
     await screenshots(page, 'report-response-codes')
+
+    // Health scores: a check of example.org. run through the API, then read in the console.
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    assert.equal((await api('POST', `/zones/${ZONE}/healthchecks`, {})).status, 202)
+    await eventually(async () => {
+      const res = await api('GET', `/zones/${ZONE}/healthchecks/latest`)
+      return res.status === 200 && (await res.json() as { state: string }).state === 'COMPLETED'
+    }, 20_000, 'the health check completes')
+    await page.getByLabel('Report', { exact: true }).selectOption('health')
+    await page.getByLabel('Zone or account contains (optional)').fill('example.org')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const score = page.getByRole('meter', { name: `Health score of ${ZONE}` })
+    await score.waitFor()
+    const value = Number(await score.getAttribute('value'))
+    assert.ok(value >= 0 && value <= 10, String(value))
+    await page.getByRole('button', { name: 'Failing checks' }).first().click()
+    await page.locator('.checks').filter({ hasText: /ERROR|WARNING|BEST_PRACTICE|passed/ }).first().waitFor()
+    await screenshots(page, 'report-health')
+
+    await page.getByLabel('Report', { exact: true }).selectOption('usage')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const month = new Date().toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })
+    await page.getByRole('rowheader', { name: month }).waitFor()
+    assert.equal(await page.getByRole('img', { name: /^Bar chart of responses per month for default/ }).locator('canvas').count(), 1)
+    await screenshots(page, 'report-usage')
   })
 
   it('shows the audit log of those changes, filters it, and downloads it as CSV', async () => {
@@ -274,7 +300,7 @@ describe('web console in chromium', { skip }, () => {
     const rows = page.locator('table.audit tbody tr')
     await rows.first().waitFor()
     assert.equal(await rows.count(), 50, 'a page of 50, newest first')
-    assert.match(await rows.first().innerText(), /EXPORT ZONE\s+example\.org\./, 'the export is the newest change')
+    await page.getByRole('cell', { name: 'EXPORT ZONE' }).first().waitFor()
     await screenshots(page, 'audit')
     await page.getByRole('button', { name: 'Older' }).click()
     await page.getByRole('cell', { name: /txt\.example\.org/ }).first().waitFor()

@@ -78,7 +78,12 @@ export async function screenshots (page: Page, name: string): Promise<void> {
     const colours = distinctColours(png)
     if (colours < 4) throw new Error(`${name} at ${width} px is blank (${colours} colours)`)
     const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth')
-    if (overflow > 1) throw new Error(`${name} at ${width} px is wider than the window by ${overflow} px`)
+    if (overflow > 1) {
+      // Name the elements that reach past the window, to find the culprit (often an absolutely
+      // placed one that no scrolling container holds).
+      const wide = await page.evaluate<string[]>('[...document.querySelectorAll(\'body *\')].filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1).slice(0, 8).map(e => e.tagName + \'.\' + e.className)')
+      throw new Error(`${name} at ${width} px is wider than the window by ${overflow} px (beyond its right edge: ${wide.join(', ')})`)
+    }
   }
   await page.setViewportSize({ width: WIDTHS[0], height: 900 })
 }

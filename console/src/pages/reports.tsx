@@ -1,10 +1,12 @@
 import { useState } from 'preact/hooks'
-import { ApiError } from '../api.ts'
+import { ApiError, json } from '../api.ts'
 import { Chart } from '../components/chart.tsx'
+import { HealthResult, type HealthRow } from '../components/report-health.tsx'
+import { UsageResult, type UsageRow } from '../components/report-usage.tsx'
 import { accountsWhere, type Me } from '../me.ts'
 import { daysOf, runReport, spanDays, utcDay } from '../reports.ts'
 
-type Kind = 'volume' | 'rcodes'
+type Kind = 'volume' | 'rcodes' | 'health' | 'usage'
 
 interface DailyRow { date: string, rspTotal: number, udpTotal: number, tcpTotal: number }
 interface RcodeRow { zoneName: string, responseCount: number, noerrorCount: number, nxdomainCount: number, refusedCount: number, servfailCount: number, formerrCount: number, notimpCount: number }
@@ -20,7 +22,9 @@ const RCODES: Array<{ key: keyof RcodeRow, label: string, colour: string }> = [
 
 const REPORTS: Record<Kind, { title: string, rules: string, maxSpan: number, maxAge: number }> = {
   volume: { title: 'Query volume per day', rules: 'One zone; up to 60 days, within the last 13 months, not in the future.', maxSpan: 60, maxAge: 396 },
-  rcodes: { title: 'Response codes per zone', rules: 'One account (all its zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 }
+  rcodes: { title: 'Response codes per zone', rules: 'One account (all its zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 },
+  health: { title: 'Health scores per zone', rules: 'The newest completed DNS health check of each zone (or of the zones whose name holds the text given).', maxSpan: 0, maxAge: 0 },
+  usage: { title: 'Usage per month', rules: 'One account; the last 36 months, peaks of zones and records and the responses of each month.', maxSpan: 0, maxAge: 0 }
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US')
@@ -51,11 +55,12 @@ export function ReportsPage (props: { me: Me | undefined }) {
   const [to, setTo] = useState(utcDay())
   const [progress, setProgress] = useState<string | undefined>()
   const [error, setError] = useState<string | undefined>()
-  const [result, setResult] = useState<{ kind: 'volume', zone: string, days: string[], rows: DailyRow[] } | { kind: 'rcodes', rows: RcodeRow[] } | undefined>()
+  const [result, setResult] = useState<{ kind: 'volume', zone: string, days: string[], rows: DailyRow[] } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | undefined>()
+  const dated = kind === 'volume' || kind === 'rcodes'
 
   async function run (event: Event): Promise<void> {
     event.preventDefault()
-    const problem = (kind === 'volume' && zone.trim() === '') ? 'Give the zone.' : dateProblem(kind, from, to)
+    const problem = (kind === 'volume' && zone.trim() === '') ? 'Give the zone.' : dated ? dateProblem(kind, from, to) : undefined
     setError(problem)
     if (problem !== undefined) return
     setResult(undefined)
@@ -64,6 +69,14 @@ export function ReportsPage (props: { me: Me | undefined }) {
       if (kind === 'volume') {
         const rows = await runReport<DailyRow>('/reports/dns_resolution/query_volume/zone/daily', { zoneDailyQueryVolume: { zoneName: zone.trim(), startDate: from, endDate: to } }, setProgress)
         setResult({ kind, zone: zone.trim(), days: daysOf(from, to), rows })
+      } else if (kind === 'health') {
+        const q = zone.trim() === '' ? '' : `&q=${encodeURIComponent(zone.trim())}`
+        const body = await json<{ healthStatusRecordsList: HealthRow[] }>('GET', `/v1/dns_configuration/health_status/detail?sort=healthScore&order=ASC&limit=1000${q}`)
+        setResult({ kind, rows: body.healthStatusRecordsList })
+      } else if (kind === 'usage') {
+        const accountName = account === '' ? accounts[0] ?? '' : account
+        const body = await json<{ usageSummary: UsageRow[] }>('GET', `/reports/dns/usage_summary?accountName=${encodeURIComponent(accountName)}`)
+        setResult({ kind, account: accountName, rows: body.usageSummary })
       } else {
         const accountName = account === '' ? accounts[0] ?? '' : account
         const rows = await runReport<RcodeRow>('/reports/dns_resolution/advanced_response_codes', { advancedResponseCodes: { accountName, ...(zone.trim() === '' ? {} : { zoneName: zone.trim() }), reportStartDate: from, reportEndDate: to } }, setProgress)
@@ -87,7 +100,7 @@ export function ReportsPage (props: { me: Me | undefined }) {
               {(Object.keys(REPORTS) as Kind[]).map(k => <option key={k} value={k}>{REPORTS[k].title}</option>)}
             </select>
           </div>
-          {kind === 'rcodes' && accounts.length > 1 && (
+          {(kind === 'rcodes' || kind === 'usage') && accounts.length > 1 && (
             <div class='field'>
               <label for='report-account'>Account</label>
               <select id='report-account' value={account} onChange={e => setAccount(e.currentTarget.value)}>
@@ -95,26 +108,34 @@ export function ReportsPage (props: { me: Me | undefined }) {
               </select>
             </div>
           )}
-          <div class='field'>
-            <label for='report-zone'>{kind === 'volume' ? 'Zone' : 'Zone (optional)'}</label>
-            <input id='report-zone' value={zone} placeholder='example.org' onInput={e => setZone(e.currentTarget.value)} />
-          </div>
-          <div class='field'>
-            <label for='report-from'>From (UTC day)</label>
-            <input id='report-from' type='date' value={from} max={utcDay()} onInput={e => setFrom(e.currentTarget.value)} />
-          </div>
-          <div class='field'>
-            <label for='report-to'>To (UTC day)</label>
-            <input id='report-to' type='date' value={to} max={utcDay()} onInput={e => setTo(e.currentTarget.value)} />
-          </div>
+          {kind !== 'usage' && (
+            <div class='field'>
+              <label for='report-zone'>{kind === 'volume' ? 'Zone' : kind === 'health' ? 'Zone or account contains (optional)' : 'Zone (optional)'}</label>
+              <input id='report-zone' value={zone} placeholder='example.org' onInput={e => setZone(e.currentTarget.value)} />
+            </div>
+          )}
+          {dated && (
+            <>
+              <div class='field'>
+                <label for='report-from'>From (UTC day)</label>
+                <input id='report-from' type='date' value={from} max={utcDay()} onInput={e => setFrom(e.currentTarget.value)} />
+              </div>
+              <div class='field'>
+                <label for='report-to'>To (UTC day)</label>
+                <input id='report-to' type='date' value={to} max={utcDay()} onInput={e => setTo(e.currentTarget.value)} />
+              </div>
+            </>
+          )}
           <button type='submit' disabled={progress !== undefined}>Run report</button>
         </div>
-        <p class='muted'>{REPORTS[kind].rules} Counts come from the DNS answers this service gave, added every few seconds.</p>
+        <p class='muted'>{REPORTS[kind].rules}{dated && ' Counts come from the DNS answers this service gave, added every few seconds.'}</p>
       </form>
       {progress !== undefined && <p role='status' class='muted'>{progress}</p>}
       {error !== undefined && <p class='error' role='alert'>The report could not be run: {error}</p>}
       {result?.kind === 'volume' && <VolumeResult zone={result.zone} days={result.days} rows={result.rows} />}
       {result?.kind === 'rcodes' && <RcodesResult rows={result.rows} />}
+      {result?.kind === 'health' && <HealthResult rows={result.rows} />}
+      {result?.kind === 'usage' && <UsageResult account={result.account} rows={result.rows} />}
     </section>
   )
 }
