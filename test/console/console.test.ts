@@ -6,6 +6,7 @@
  *   line; fixed and uploaded again, the zone page opens;
  * - add records of several types (A, MX, TXT with spaces and a semicolon), one first refused by
  *   the API with its message at the field; dig gets every one of them from the DNS server;
+ * - a failover pool's records with their live state (serving, forced inactive);
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - a signed zone's DNSSEC status and its DS records, copied to the clipboard;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
@@ -22,6 +23,7 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
@@ -52,7 +54,7 @@ describe('web console in chromium', { skip }, () => {
   let base: string
 
   before(async () => {
-    const built = spawnSync(process.execPath, ['scripts/build-console.mjs', '--if-stale'], { stdio: 'inherit' })
+    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
     assert.equal(built.status, 0, 'the console builds')
     t = await startTestService(ADMIN_PASSWORD)
     base = `http://127.0.0.1:${t.service.httpPort}`
@@ -139,8 +141,23 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('cell', { name: '10 mail.example.org.' }).waitFor()
     await addRecords('txt', 'TXT', '600', 'hello world; with a semicolon')
     await page.getByText('hello world; with a semicolon').waitFor()
+    // A failover pool made through the API, one record forced out: its live state in words.
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    const pool = await api('POST', `/zones/${ZONE}/rrsets/A/pool.${ZONE}`, {
+      ttl: 60,
+      rdata: ['192.0.2.21', '192.0.2.22'],
+      profile: { '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', order: 'FIXED', maxActive: 1, rdataInfo: [{ priority: 1, threshold: 1, state: 'INACTIVE' }, { priority: 2, threshold: 1 }], backupRecords: [{ rdata: '192.0.2.29' }] }
+    })
+    assert.equal(pool.status, 201, await pool.text())
+    await page.reload()
+    await signIn('admin', ADMIN_PASSWORD)
+    const poolRow = page.locator('section.owner').filter({ has: page.getByRole('heading', { name: `pool.${ZONE}` }) })
+    await poolRow.waitFor()
+    assert.match(await poolRow.innerText(), /Simple failover \(SiteBacker\) pool — status WARNING/)
+    assert.match(await poolRow.innerText(), /192\.0\.2\.21\s*not serving\s*forced inactive/)
+    assert.match(await poolRow.innerText(), /192\.0\.2\.22\s*serving/)
     const owners = await page.locator('section.owner h3').allInnerTexts()
-    for (const owner of ['example.org.', 'app.example.org.', 'txt.example.org.', 'www.example.org.']) assert.ok(owners.includes(owner), `${owner} in ${owners.join(', ')}`)
+    for (const owner of ['example.org.', 'app.example.org.', 'pool.example.org.', 'txt.example.org.', 'www.example.org.']) assert.ok(owners.includes(owner), `${owner} in ${owners.join(', ')}`)
     await screenshots(page, 'zone')
 
     const port = t.service.dns.port

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, json, zonePath } from '../api.ts'
 import { Dnssec } from '../components/dnssec.tsx'
+import { PoolState } from '../components/pool-state.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
 import { ZoneActions } from '../components/zone-actions.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
@@ -148,7 +149,9 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
                       <th scope='row'>{type}{r.profile !== undefined && <span class='tag'>pool</span>}</th>
                       <td class='num'>{r.ttl}</td>
                       <td>
-                        <ul class='rdata'>{r.rdata.map((d, i) => <li key={i}><code>{d}</code></li>)}</ul>
+                        {r.profile === undefined
+                          ? <ul class='rdata'>{r.rdata.map((d, i) => <li key={i}><code>{d}</code></li>)}</ul>
+                          : <PoolState profile={r.profile} rdata={r.rdata} />}
                         {editing === key && <RecordForm zone={p.name} existing={draft} onDone={() => reload(`Saved the ${type} records of ${r.ownerName}.`)} onCancel={() => setEditing(undefined)} />}
                       </td>
                       {editable && (

@@ -46,8 +46,20 @@ interface ConsoleFile {
   cache: string
 }
 
-/** Every file of the built console by its path under /console/ (dot files left out), read once. */
+/**
+ * Every file of the built console by its path under /console/ (dot files left out), read once;
+ * empty when there is no build, or when one is being replaced while it is read (a build empties
+ * the folder first): the console then answers 503 until the service starts again.
+ */
 export function loadConsoleFiles (dir: string): Map<string, ConsoleFile> {
+  try {
+    return readConsoleFiles(dir)
+  } catch {
+    return new Map()
+  }
+}
+
+function readConsoleFiles (dir: string): Map<string, ConsoleFile> {
   const files = new Map<string, ConsoleFile>()
   if (!existsSync(join(dir, 'index.html'))) return files
   const walk = (at: string): void => {
