@@ -17,6 +17,7 @@
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
  *   page (POST and DELETE of records) are refused with 403;
+ * - a session whose tokens are revoked goes to sign-in and comes back to the page after;
  * - each page visited is saved as a screenshot at 1280 and 390 px (test-artifacts/console/) and
  *   must not be blank; no console error or page error is logged.
  */
@@ -398,6 +399,18 @@ describe('web console in chromium', { skip }, () => {
     }, READER_PASSWORD)
     assert.deepEqual(statuses, [403, 403])
     assert.equal((await dig(t.service.dns.port, 'app.example.org.', 'A', '+short')).trim().split('\n').length, 2, 'the records are still there')
+  })
+
+  it('sends a user whose session ends (tokens revoked) to sign-in, and back to the page after', async () => {
+    await page.getByRole('heading', { name: 'app.example.org.' }).waitFor()
+    await new UserAdmin(t.service.store).setPassword('reader', `${READER_PASSWORD} changed`)
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Tasks' }).click()
+    await page.getByText('Your session has ended.').waitFor()
+    assert.match(decodeURIComponent(page.url()), /\/console\/sign-in\?next=\/tasks&reason=expired$/)
+    await screenshots(page, 'sign-in-expired')
+    await signIn('reader', `${READER_PASSWORD} changed`)
+    await page.getByRole('heading', { name: 'Tasks' }).waitFor()
+    assert.match(page.url(), /\/console\/tasks$/)
   })
 
   it('logged no console error and no page error', () => {
