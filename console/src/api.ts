@@ -60,7 +60,7 @@ export async function call (method: string, path: string, options: CallOptions =
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers }
     const token = session.accessToken()
     if (token !== undefined) headers.authorization = `Bearer ${token}`
-    let body: BodyInit | undefined
+    let body: FormData | string | undefined
     if (options.body instanceof FormData) body = options.body
     else if (options.body !== undefined) {
       headers['content-type'] = 'application/json'

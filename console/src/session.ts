@@ -20,7 +20,7 @@ interface TokenAnswer {
   username: string
 }
 
-/** Refresh this long before the access token expires (or at half its life when that is shorter). */
+/** Refresh this long before the access token expires (at half its life for a token of under two minutes). */
 const REFRESH_MARGIN_MS = 60_000
 
 let tokens: Tokens | undefined
@@ -39,7 +39,7 @@ function schedule (): void {
   timer = undefined
   if (tokens === undefined) return
   const life = tokens.expiresAt - Date.now()
-  const wait = Math.max(1000, Math.min(life - REFRESH_MARGIN_MS, life / 2))
+  const wait = Math.max(1000, life - REFRESH_MARGIN_MS, life / 2)
   timer = setTimeout(() => { session.refresh().catch(() => {}) }, wait)
 }
 
