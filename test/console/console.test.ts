@@ -6,6 +6,7 @@
  *   line; fixed and uploaded again, the zone page opens;
  * - add records of several types (A, MX, TXT with spaces and a semicolon), one first refused by
  *   the API with its message at the field; dig gets every one of them from the DNS server;
+ *   one edited (TTL, a second record) and deleted after a confirmation, as dig then sees;
  * - a failover pool's records with their live state (serving, forced inactive);
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - a signed zone's DNSSEC status and its DS records, copied to the clipboard;
@@ -163,8 +164,25 @@ describe('web console in chromium', { skip }, () => {
 
     const port = t.service.dns.port
     await eventually(async () => (await dig(port, 'app.example.org.', 'A', '+short')).trim().split('\n').sort().join(' ') === '192.0.2.10 192.0.2.11', 10_000, 'A answered')
+
+    // Edit (PUT): a new TTL and a second record; delete after a confirmation naming the rrset.
+    await page.getByRole('button', { name: 'Edit TXT txt.example.org.' }).click()
+    const edit = page.getByRole('form', { name: 'Edit TXT records of txt' })
+    await edit.getByLabel('TTL (seconds)').fill('900')
+    await edit.getByLabel('Records, one a line').fill('hello world; with a semicolon\nsecond string')
+    await edit.getByRole('button', { name: 'Save' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved the TXT records of txt.example.org.' }).waitFor()
+    await eventually(async () => (await dig(port, 'txt.example.org.', 'TXT', '+noall', '+answer')).includes('second string'), 10_000, 'TXT changed')
+    assert.match(await dig(port, 'txt.example.org.', 'TXT', '+noall', '+answer'), /\s900\s+IN\s+TXT\s+"hello world; with a semicolon"/)
+    await page.getByRole('button', { name: 'Delete TXT txt.example.org.' }).click()
+    await page.getByText('Delete the TXT records of txt.example.org.?').waitFor()
+    await page.getByRole('group', { name: 'Confirm deleting TXT txt.example.org.' }).getByRole('button', { name: 'Delete' }).click()
+    await page.getByRole('status').filter({ hasText: 'Deleted the TXT records of txt.example.org.' }).waitFor()
+    await eventually(async () => /status: NXDOMAIN/.test(await dig(port, 'txt.example.org.', 'TXT')), 10_000, 'TXT deleted')
+    await addRecords('txt', 'TXT', '600', 'hello world; with a semicolon')
+    await page.getByText('hello world; with a semicolon').waitFor()
     assert.equal((await dig(port, 'example.org.', 'MX', '+short')).trim(), '10 mail.example.org.')
-    assert.equal((await dig(port, 'txt.example.org.', 'TXT', '+short')).trim(), '"hello world; with a semicolon"')
+    await eventually(async () => (await dig(port, 'txt.example.org.', 'TXT', '+short')).trim() === '"hello world; with a semicolon"', 10_000, 'TXT answered whole')
   })
 
   it('pages through the zone list by cursor, searches by name and filters by type', async () => {
