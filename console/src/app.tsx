@@ -1,3 +1,4 @@
+import type { JSX } from 'preact'
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError } from './api.ts'
 import { Layout } from './components/layout.tsx'
@@ -5,13 +6,26 @@ import { fetchMe, type Me } from './me.ts'
 import { AuditPage } from './pages/audit.tsx'
 import { CreateZonePage } from './pages/create-zone.tsx'
 import { NotFoundPage } from './pages/not-found.tsx'
-import { ReportsPage } from './pages/reports.tsx'
 import { SignInPage } from './pages/sign-in.tsx'
 import { TasksPage } from './pages/tasks.tsx'
 import { ZonePage } from './pages/zone.tsx'
 import { ZonesPage } from './pages/zones.tsx'
 import { currentPage, navigate, useLocation } from './router.ts'
 import { session, type SessionState } from './session.ts'
+
+/**
+ * The reports page, loaded when first shown: it brings the charting library, which the other
+ * pages do not need (a separate file, from this service like the rest).
+ */
+function LazyReportsPage (props: { me: Me | undefined }) {
+  const [page, setPage] = useState<{ Page: (p: { me: Me | undefined }) => JSX.Element } | undefined>()
+  const [error, setError] = useState<string | undefined>()
+  useEffect(() => {
+    import('./pages/reports.tsx').then(m => setPage({ Page: m.ReportsPage }), () => setError('The reports page could not be loaded. Reload the page to try again.'))
+  }, [])
+  if (error !== undefined) return <p class='error' role='alert'>{error}</p>
+  return page === undefined ? <p role='status' class='muted'>Loading the reports…</p> : <page.Page me={props.me} />
+}
 
 /** The console: sign-in until a session exists, then the page the path names. */
 export function App () {
@@ -67,7 +81,7 @@ export function App () {
   } else if (path === '/reports') {
     section = 'reports'
     title = 'Reports'
-    page = <ReportsPage me={me} />
+    page = <LazyReportsPage me={me} />
   } else {
     page = <NotFoundPage />
   }
