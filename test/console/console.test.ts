@@ -13,7 +13,7 @@
  * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - run the query volume and response code reports after sending DNS traffic: the charts are
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
- *   health scores per zone with the failing checks, usage per month;
+ *   health scores per zone with the failing checks, usage per month, failover events in order;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
@@ -328,6 +328,22 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('rowheader', { name: month }).waitFor()
     assert.equal(await page.getByRole('img', { name: /^Bar chart of responses per month for default/ }).locator('canvas').count(), 1)
     await screenshots(page, 'report-usage')
+
+    // Failover events: the pool's first record forced back to normal, then inactive again.
+    const sb = (state: string) => ({ ttl: 60, rdata: ['192.0.2.21', '192.0.2.22'], profile: { '@context': 'http://schemas.ultradns.com/SBPool.jsonschema', order: 'FIXED', maxActive: 1, rdataInfo: [{ priority: 1, threshold: 1, state }, { priority: 2, threshold: 1 }], backupRecords: [{ rdata: '192.0.2.29' }] } })
+    assert.equal((await api('PUT', `/zones/${ZONE}/rrsets/A/pool.${ZONE}`, sb('NORMAL'))).status, 200)
+    assert.equal((await api('PUT', `/zones/${ZONE}/rrsets/A/pool.${ZONE}`, sb('INACTIVE'))).status, 200)
+    await page.getByLabel('Report', { exact: true }).selectOption('failover')
+    await page.getByLabel('Zone (optional)').fill('')
+    await page.getByLabel('From (UTC day)').fill(today)
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const events = page.locator('ol.timeline li')
+    await events.first().waitFor()
+    const texts = await events.allInnerTexts()
+    assert.equal(texts.length, 2, texts.join('\n'))
+    assert.match(texts[0]!, /192\.0\.2\.21 became active[\s\S]*Manual — pool pool\.example\.org\./)
+    assert.match(texts[1]!, /192\.0\.2\.21 became inactive/)
+    await screenshots(page, 'report-failover')
   })
 
   it('shows the audit log of those changes, filters it, and downloads it as CSV', async () => {

@@ -1,12 +1,13 @@
 import { useState } from 'preact/hooks'
 import { ApiError, json } from '../api.ts'
 import { Chart } from '../components/chart.tsx'
+import { FailoverResult, type FailoverRow } from '../components/report-failover.tsx'
 import { HealthResult, type HealthRow } from '../components/report-health.tsx'
 import { UsageResult, type UsageRow } from '../components/report-usage.tsx'
 import { accountsWhere, type Me } from '../me.ts'
 import { daysOf, runReport, spanDays, utcDay } from '../reports.ts'
 
-type Kind = 'volume' | 'rcodes' | 'health' | 'usage'
+type Kind = 'volume' | 'rcodes' | 'health' | 'usage' | 'failover'
 
 interface DailyRow { date: string, rspTotal: number, udpTotal: number, tcpTotal: number }
 interface RcodeRow { zoneName: string, responseCount: number, noerrorCount: number, nxdomainCount: number, refusedCount: number, servfailCount: number, formerrCount: number, notimpCount: number }
@@ -24,7 +25,8 @@ const REPORTS: Record<Kind, { title: string, rules: string, maxSpan: number, max
   volume: { title: 'Query volume per day', rules: 'One zone; up to 60 days, within the last 13 months, not in the future.', maxSpan: 60, maxAge: 396 },
   rcodes: { title: 'Response codes per zone', rules: 'One account (all its zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 },
   health: { title: 'Health scores per zone', rules: 'The newest completed DNS health check of each zone (or of the zones whose name holds the text given).', maxSpan: 0, maxAge: 0 },
-  usage: { title: 'Usage per month', rules: 'One account; the last 36 months, peaks of zones and records and the responses of each month.', maxSpan: 0, maxAge: 0 }
+  usage: { title: 'Usage per month', rules: 'One account; the last 36 months, peaks of zones and records and the responses of each month.', maxSpan: 0, maxAge: 0 },
+  failover: { title: 'Failover events', rules: 'One account (all its zones, or one); up to 30 days, starting within the last 3 months, not in the future.', maxSpan: 30, maxAge: 92 }
 }
 
 const fmt = (n: number): string => n.toLocaleString('en-US')
@@ -55,8 +57,8 @@ export function ReportsPage (props: { me: Me | undefined }) {
   const [to, setTo] = useState(utcDay())
   const [progress, setProgress] = useState<string | undefined>()
   const [error, setError] = useState<string | undefined>()
-  const [result, setResult] = useState<{ kind: 'volume', zone: string, days: string[], rows: DailyRow[] } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | undefined>()
-  const dated = kind === 'volume' || kind === 'rcodes'
+  const [result, setResult] = useState<{ kind: 'volume', zone: string, days: string[], rows: DailyRow[] } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | { kind: 'failover', rows: FailoverRow[] } | undefined>()
+  const dated = kind === 'volume' || kind === 'rcodes' || kind === 'failover'
 
   async function run (event: Event): Promise<void> {
     event.preventDefault()
@@ -73,6 +75,12 @@ export function ReportsPage (props: { me: Me | undefined }) {
         const q = zone.trim() === '' ? '' : `&q=${encodeURIComponent(zone.trim())}`
         const body = await json<{ healthStatusRecordsList: HealthRow[] }>('GET', `/v1/dns_configuration/health_status/detail?sort=healthScore&order=ASC&limit=1000${q}`)
         setResult({ kind, rows: body.healthStatusRecordsList })
+      } else if (kind === 'failover') {
+        const accountName = account === '' ? accounts[0] ?? '' : account
+        const end = to === utcDay() ? new Date().toISOString() : `${to}T23:59:59.999Z`
+        const q = new URLSearchParams({ accountName, reportStartDateTime: `${from}T00:00:00.000Z`, reportEndDateTime: end, limit: '1000', ...(zone.trim() === '' ? {} : { zoneName: zone.trim() }) })
+        const body = await json<{ failoverRecords: FailoverRow[] }>('GET', `/reports/traffic_services/failover_report?${q.toString()}`)
+        setResult({ kind, rows: body.failoverRecords })
       } else if (kind === 'usage') {
         const accountName = account === '' ? accounts[0] ?? '' : account
         const body = await json<{ usageSummary: UsageRow[] }>('GET', `/reports/dns/usage_summary?accountName=${encodeURIComponent(accountName)}`)
@@ -100,7 +108,7 @@ export function ReportsPage (props: { me: Me | undefined }) {
               {(Object.keys(REPORTS) as Kind[]).map(k => <option key={k} value={k}>{REPORTS[k].title}</option>)}
             </select>
           </div>
-          {(kind === 'rcodes' || kind === 'usage') && accounts.length > 1 && (
+          {(kind === 'rcodes' || kind === 'usage' || kind === 'failover') && accounts.length > 1 && (
             <div class='field'>
               <label for='report-account'>Account</label>
               <select id='report-account' value={account} onChange={e => setAccount(e.currentTarget.value)}>
@@ -128,7 +136,7 @@ export function ReportsPage (props: { me: Me | undefined }) {
           )}
           <button type='submit' disabled={progress !== undefined}>Run report</button>
         </div>
-        <p class='muted'>{REPORTS[kind].rules}{dated && ' Counts come from the DNS answers this service gave, added every few seconds.'}</p>
+        <p class='muted'>{REPORTS[kind].rules}{(kind === 'volume' || kind === 'rcodes') && ' Counts come from the DNS answers this service gave, added every few seconds.'}</p>
       </form>
       {progress !== undefined && <p role='status' class='muted'>{progress}</p>}
       {error !== undefined && <p class='error' role='alert'>The report could not be run: {error}</p>}
@@ -136,6 +144,7 @@ export function ReportsPage (props: { me: Me | undefined }) {
       {result?.kind === 'rcodes' && <RcodesResult rows={result.rows} />}
       {result?.kind === 'health' && <HealthResult rows={result.rows} />}
       {result?.kind === 'usage' && <UsageResult account={result.account} rows={result.rows} />}
+      {result?.kind === 'failover' && <FailoverResult rows={result.rows} />}
     </section>
   )
 }
