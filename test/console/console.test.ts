@@ -15,6 +15,7 @@
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
  *   health scores per zone with the failing checks, usage per month, failover events in order;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
+ * - scan the zone's CNAME records: the one whose chain ends at a missing name is listed;
  * - create an alias, unalias it, delete it and suspend another zone, each confirmed by name;
  * - a ReadOnly user sees the zone without any edit control, and the calls it forces from the
  *   page (POST and DELETE of records) are refused with 403;
@@ -30,7 +31,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
-import { bindSkip, dig, eventually } from '../helpers/named.ts'
+import { bindSkip, dig, eventually, freeDnsPort } from '../helpers/named.ts'
 import { apiKsks, serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
 const ADMIN_PASSWORD = 'console admin password 1'
@@ -58,7 +59,9 @@ describe('web console in chromium', { skip }, () => {
   before(async () => {
     const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
     assert.equal(built.status, 0, 'the console builds')
-    t = await startTestService(ADMIN_PASSWORD)
+    // The service's own DNS server is the resolver its dangling scans ask (names of its zones only).
+    const dnsPort = await freeDnsPort()
+    t = await startTestService(ADMIN_PASSWORD, { ZONAL_DNS_PORT: String(dnsPort), ZONAL_RESOLVERS: `127.0.0.1:${dnsPort}` })
     base = `http://127.0.0.1:${t.service.httpPort}`
     browser = await launchChromium()
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
@@ -369,6 +372,20 @@ describe('web console in chromium', { skip }, () => {
     assert.match(csv.split('\n')[0]!, /objectType/i)
     assert.match(csv, /txt\.example\.org/)
     assert.doesNotMatch(csv, /app\.example\.org/, 'the CSV has the filter of the page')
+  })
+
+  it('scans the zone\'s CNAME records and lists the dangling one with where its chain ends', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    assert.equal((await api('POST', `/zones/${ZONE}/rrsets/CNAME/old.${ZONE}`, { ttl: 300, rdata: ['gone.z03.example.net.'] })).status, 201)
+    assert.equal((await api('POST', `/zones/${ZONE}/rrsets/CNAME/fine.${ZONE}`, { ttl: 300, rdata: [`www.${ZONE}`] })).status, 201)
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    await page.getByRole('link', { name: ZONE }).click()
+    await page.getByText('Not scanned yet.').waitFor()
+    await page.getByRole('button', { name: 'Scan CNAME records' }).click()
+    const found = page.getByRole('table', { name: /^1 dangling record/ })
+    await found.waitFor({ timeout: 30_000 })
+    assert.deepEqual(await found.locator('tbody tr').first().locator('th, td').allInnerTexts().then(c => c.slice(0, 4)), ['old.example.org', 'CNAME', 'gone.z03.example.net', 'gone.z03.example.net'])
+    await screenshots(page, 'zone-dangling')
   })
 
   it('creates an alias, unaliases it, suspends and deletes zones after a confirmation naming them', async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, json, zonePath } from '../api.ts'
+import { Dangling } from '../components/dangling.tsx'
 import { Dnssec } from '../components/dnssec.tsx'
 import { PoolState } from '../components/pool-state.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
@@ -181,6 +182,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         </section>
       ))}
       <Dnssec zone={p.name} />
+      {p.type === 'PRIMARY' && <Dangling zone={p.name} canScan={may(props.me, p.accountName, 'read')} />}
       <ZoneActions me={props.me} zone={p.name} accountName={p.accountName} type={p.type} status={p.status} onChanged={message => reload(message)} />
     </section>
   )
