@@ -7,12 +7,14 @@
 //                                               than a file of console/, package-lock.json or this script
 //   --or-warn                                   a failed build is reported and exits 0 (npm start:
 //                                               the API still starts; /console/ then says it is not built)
+//   --out <dir>                                 build there instead of dist/console (tests)
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), '..')
 const source = join(root, 'console')
-const out = join(root, 'dist', 'console')
+const outAt = process.argv.indexOf('--out')
+const out = outAt > 0 && process.argv[outAt + 1] !== undefined ? resolve(process.argv[outAt + 1]) : join(root, 'dist', 'console')
 const stamp = join(out, '.built')
 const ifStale = process.argv.includes('--if-stale')
 const orWarn = process.argv.includes('--or-warn')
@@ -39,9 +41,9 @@ if (ifStale && !stale()) process.exit(0)
 try {
   const { build } = await import('vite')
   const started = Date.now()
-  await build({ configFile: join(source, 'vite.config.ts'), logLevel: 'warn' })
+  await build({ configFile: join(source, 'vite.config.ts'), logLevel: 'warn', build: { outDir: out } })
   writeFileSync(stamp, `${new Date().toISOString()}\n`)
-  console.log(`build-console: built dist/console in ${Date.now() - started} ms`)
+  console.log(`build-console: built ${relative(root, out) || out} in ${Date.now() - started} ms`)
 } catch (err) {
   console.error(`build-console: the web console could not be built: ${err instanceof Error ? err.message : String(err)}`)
   process.exit(orWarn ? 0 : 1)
