@@ -8,6 +8,7 @@
  *   the API with its message at the field; dig gets every one of them from the DNS server;
  *   one edited (TTL, a second record) and deleted after a confirmation, as dig then sees;
  * - a failover pool's records with their live state (serving, forced inactive);
+ * - a zone of 1,007 record sets shown a page of 1,000 at a time;
  * - page through the zone list by cursor, search and filter it; keyboard reach, dark theme;
  * - a signed zone's DNSSEC status and its DS records, copied to the clipboard;
  * - export the zone (task progress, then download the BIND file) and see the task listed;
@@ -218,6 +219,28 @@ describe('web console in chromium', { skip }, () => {
     await screenshots(page, 'zones-no-match')
     await page.getByRole('link', { name: 'Clear the filters' }).click()
     await page.getByRole('link', { name: 'z00.example.net.' }).waitFor()
+  })
+
+  it('shows a large zone\'s record sets a page at a time', async () => {
+    const lines = ['$TTL 300', '@ IN SOA ns1.example.net. hostmaster.example.net. 1 3600 900 604800 300', '@ IN NS ns1.example.net.']
+    for (let i = 0; i < 1005; i++) lines.push(`h${String(i).padStart(4, '0')} IN A 192.0.2.${i % 250}`)
+    const form = new FormData()
+    form.append('zone', new Blob([JSON.stringify({ properties: { name: 'big.example.net.', accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { forceImport: true, createType: 'UPLOAD' } })], { type: 'application/json' }))
+    form.append('file', new Blob([lines.join('\n') + '\n']), 'big.zone')
+    const auth = { authorization: `Bearer ${await token('admin', ADMIN_PASSWORD)}` }
+    const res = await fetch(`${base}/zones`, { method: 'POST', headers: auth, body: form })
+    assert.ok(res.status === 201 || res.status === 202, await res.text())
+    await eventually(async () => (await fetch(`${base}/zones/big.example.net.`, { headers: auth })).status === 200, 20_000, 'the zone is created')
+    await page.getByLabel('Name contains').fill('big')
+    await page.getByRole('button', { name: 'Search' }).click()
+    await page.getByRole('link', { name: 'big.example.net.' }).click()
+    await page.getByText('Showing the first 1000 of 1007 record sets').waitFor()
+    assert.equal(await page.getByRole('heading', { name: 'h1004.big.example.net.' }).count(), 0)
+    await page.getByRole('button', { name: 'Show 7 more record sets' }).click()
+    await page.getByRole('heading', { name: 'h1004.big.example.net.' }).waitFor()
+    assert.equal(await page.locator('section.owner').count(), 1006, 'the apex and 1,005 owners')
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    await page.getByRole('link', { name: ZONE }).waitFor()
   })
 
   it('is reachable by keyboard (a skip link first, visible focus) and readable in dark mode', async () => {

@@ -61,6 +61,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
   const [confirming, setConfirming] = useState<string | undefined>()
   const [notice, setNotice] = useState<string | undefined>()
   const [removeError, setRemoveError] = useState<string | undefined>()
+  const [loadingMore, setLoadingMore] = useState(false)
   const path = zonePath(props.zone)
 
   useEffect(() => {
@@ -89,6 +90,20 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
   const p = zone.properties
   const editable = may(props.me, p.accountName, 'write') && p.type === 'PRIMARY' && p.status !== 'SUSPENDED'
   const reload = (message?: string): void => { setRemoveError(undefined); setAdding(false); setEditing(undefined); setConfirming(undefined); setNotice(message); setVersion(v => v + 1) }
+
+  /** The next page of record sets (offset paging of GET rrsets), added below those shown. */
+  async function more (): Promise<void> {
+    setLoadingMore(true)
+    try {
+      const list = await json<RrsetList>('GET', `/zones/${path}/rrsets?limit=${RRSET_PAGE}&offset=${rrsets!.length}`)
+      setRrsets([...rrsets!, ...list.rrSets])
+      setTotal(list.resultInfo.totalCount)
+    } catch (err) {
+      setRemoveError(err instanceof ApiError ? err.message : String(err))
+    } finally {
+      setLoadingMore(false)
+    }
+  }
 
   async function remove (r: Rrset): Promise<void> {
     const type = typeOf(r.rrtype)
@@ -132,7 +147,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
       </div>
       {!editable && <p class='muted'>{may(props.me, p.accountName, 'write') ? `A ${p.type.toLowerCase()} zone's records cannot be edited here.` : 'You can read this zone; changing it needs write access to its account.'}</p>}
       {adding && <RecordForm zone={p.name} onDone={() => reload('Records added.')} onCancel={() => setAdding(false)} />}
-      {total > rrsets.length && <p class='notice'>Showing the first {rrsets.length} of {total} record sets.</p>}
+      {total > rrsets.length && <p class='notice'>Showing the first {rrsets.length} of {total} record sets; more at the end of the list.</p>}
       {rrsets.length === 0 && <p class='empty'>This zone has no records{editable ? '; add some above.' : '.'}</p>}
       {[...owners].map(([owner, sets]) => (
         <section class='owner' key={owner} aria-labelledby={`owner-${owner}`}>
@@ -181,6 +196,12 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
           </div>
         </section>
       ))}
+      {total > rrsets.length && (
+        <p class='actions'>
+          <button type='button' class='ghost' disabled={loadingMore} onClick={() => { more().catch(() => {}) }}>{loadingMore ? 'Loading…' : `Show ${Math.min(RRSET_PAGE, total - rrsets.length)} more record sets`}</button>
+          <span class='muted'>{rrsets.length} of {total} shown</span>
+        </p>
+      )}
       <Dnssec zone={p.name} />
       {p.type === 'PRIMARY' && <Dangling zone={p.name} canScan={may(props.me, p.accountName, 'read')} />}
       <ZoneActions me={props.me} zone={p.name} accountName={p.accountName} type={p.type} status={p.status} onChanged={message => reload(message)} />
