@@ -1,7 +1,7 @@
 import neostandard from 'neostandard'
 
 export default [
-  ...neostandard({ ts: true, ignores: ['node_modules/**', 'data/**', 'coverage/**'] }),
+  ...neostandard({ ts: true, ignores: ['node_modules/**', 'data/**', 'coverage/**', 'dist/**', 'test-artifacts/**'] }),
   {
     files: ['**/*.ts'],
     rules: {

@@ -47,6 +47,7 @@ import { healthStatusRoutes } from './api/routes/reports/health-status.ts'
 import { failoverRoutes } from './api/routes/reports/failover.ts'
 import { probeRoutes } from './api/routes/probes/index.ts'
 import { probeResultRoutes } from './api/routes/reports/probe-results.ts'
+import { consoleRoutes } from './api/routes/console/index.ts'
 
 export interface AppDeps {
   store: Store
@@ -65,6 +66,8 @@ export interface AppDeps {
   transferZone?: ZoneDeps['transferZone']
   /** The time reports read "now" from (tests move it). */
   clock?: Clock
+  /** The built web console's folder (default dist/console, where `npm install` builds it). */
+  consoleDir?: string
   /**
    * Runs DNS health checks (`POST /zones/{zone}/healthchecks`); without one the app runs its own,
    * with no resolver (the checks needing DNS answers are NOT_APPLICABLE), stopped when it closes.
@@ -131,6 +134,7 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(multipart, { limits: { ...MULTIPART_LIMITS, fileSize: deps.config.bodyLimit, fieldSize: deps.config.bodyLimit } })
   registerAuth(app, deps.auth)
+  await app.register(consoleRoutes, deps.consoleDir === undefined ? {} : { dir: deps.consoleDir })
   await app.register(systemRoutes)
   await app.register(authorizationRoutes, { auth: deps.auth })
   await app.register(accountRoutes, { store: deps.store })

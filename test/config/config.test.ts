@@ -4,7 +4,7 @@ import { describe, it } from 'node:test'
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../../src/config/config.ts'
 
 /** Variables the test helpers read; documented in the README but not part of the service. */
-const TEST_ONLY_VARIABLES = new Set(['ZONAL_TEST_PG_URL', 'ZONAL_TEST_REQUIRE_PG', 'ZONAL_TEST_CLIENTS_DIR', 'ZONAL_TEST_FUZZ_SEED'])
+const TEST_ONLY_VARIABLES = new Set(['ZONAL_TEST_PG_URL', 'ZONAL_TEST_REQUIRE_PG', 'ZONAL_TEST_CLIENTS_DIR', 'ZONAL_TEST_FUZZ_SEED', 'ZONAL_TEST_CHROMIUM', 'ZONAL_TEST_REQUIRE_BROWSER'])
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
 

@@ -20,3 +20,13 @@ export const TokenResponse = Type.Object({
   refresh_token: Type.String(),
   expires_in: Type.String()
 })
+
+/** `GET /authorization/me`: who the token belongs to and, per account, the group and what it allows. */
+export const Me = Type.Object({
+  username: Type.String(),
+  accounts: Type.Array(Type.Object({
+    accountName: Type.String(),
+    group: Type.String({ description: 'Owner, Administrators, DNSAdministrators or ReadOnly' }),
+    permissions: Type.Array(Type.String(), { description: 'What the group may do in the account: read, write, create, delete, export, unalias, update, suspend' })
+  }))
+})

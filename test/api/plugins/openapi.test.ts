@@ -19,7 +19,7 @@ interface Operation {
 }
 type Doc = { paths: Record<string, Record<string, Operation>>, security: unknown[], components: { securitySchemes: Record<string, unknown> } }
 
-const PUBLIC = [['get', '/status'], ['get', '/version'], ['get', '/metrics'], ['get', '/openapi.json'], ['get', '/docs'], ['post', '/authorization/token']]
+const PUBLIC = [['get', '/status'], ['get', '/version'], ['get', '/metrics'], ['get', '/openapi.json'], ['get', '/docs'], ['get', '/'], ['get', '/console'], ['post', '/authorization/token']]
 const ZONE_ACTIONS = [['delete', '/zones/{zoneName}'], ['post', '/zones/{zoneName}/suspend'], ['post', '/zones/{zoneName}/transfer'], ['post', '/zones/{zoneName}/convert'], ['post', '/zones/{zoneName}/unalias']]
 
 /** The routes of `app.printRoutes({ commonPrefix: false })` as `METHOD /path/{param}`. */
@@ -57,8 +57,8 @@ for (const engine of await engineCases()) {
       return found
     }
 
-    it('lists every route of the app (not HEAD, not the UI\'s files) with a unique operationId', () => {
-      const routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter(r => !r.startsWith('HEAD ') && !/^GET \/docs./.test(r))
+    it('lists every route of the app (not HEAD, not the files of the UI and of the console) with a unique operationId', () => {
+      const routes = routesOf(t.app.printRoutes({ commonPrefix: false })).filter(r => !r.startsWith('HEAD ') && !/^GET \/(docs|console)./.test(r))
       assert.ok(routes.length > 30, routes.join('\n'))
       for (const route of routes) {
         const [method, path] = route.split(' ') as [string, string]

@@ -183,3 +183,32 @@ describe('sqlite: login throttling per address', () => {
     assert.equal(throttled.json().errorCode, 340001)
   })
 })
+
+describe('GET /authorization/me', () => {
+  let t: TestApp
+  before(async () => { t = await buildTestApp('sqlite') })
+  after(async () => { await t.close() })
+
+  it('answers the token\'s user with the group and permissions in each account', async () => {
+    const owner = await t.user('olga', 'acme', 'Owner')
+    await t.user('rita', 'acme', 'ReadOnly')
+    const reader = await t.user('rita', 'other', 'ReadOnly')
+    const mine = await t.app.inject({ method: 'GET', url: '/v1/authorization/me', headers: { authorization: `Bearer ${owner}` } })
+    assert.equal(mine.statusCode, 200)
+    assert.deepEqual(mine.json(), {
+      username: 'olga',
+      accounts: [{ accountName: 'acme', group: 'Owner', permissions: ['read', 'write', 'create', 'delete', 'export', 'unalias', 'update', 'suspend'] }]
+    })
+    const hers = (await t.app.inject({ method: 'GET', url: '/authorization/me', headers: { authorization: `Bearer ${reader}` } })).json()
+    assert.equal(hers.username, 'rita')
+    assert.deepEqual(hers.accounts.map((a: { accountName: string }) => a.accountName).sort(), ['acme', 'other'])
+    for (const a of hers.accounts) {
+      assert.equal(a.group, 'ReadOnly')
+      assert.deepEqual(a.permissions, ['read', 'export'])
+    }
+  })
+
+  it('answers 401 without a token', async () => {
+    assert.equal((await t.app.inject({ method: 'GET', url: '/authorization/me' })).statusCode, 401)
+  })
+})
