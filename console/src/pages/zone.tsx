@@ -5,6 +5,7 @@ import { Dnssec } from '../components/dnssec.tsx'
 import { PoolState } from '../components/pool-state.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
 import { ZoneActions } from '../components/zone-actions.tsx'
+import { SecondaryTransfers, type PrimaryServerDto, type TransferStatusDto } from '../components/secondary-transfers.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
 import { Link } from '../link.tsx'
 import { may, type Me } from '../me.ts'
@@ -21,6 +22,8 @@ interface ZoneDto {
     owner?: string
   }
   originalZoneName?: string
+  primaryNameServers?: { nameServerIpList: Record<string, PrimaryServerDto> }
+  transferStatusDetails?: TransferStatusDto
 }
 
 interface Rrset {
@@ -138,6 +141,9 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         <div><dt>Last modified</dt><dd>{p.lastModifiedDateTime}</dd></div>
       </dl>
       {may(props.me, p.accountName, 'export') && <ExportZone zone={p.name} />}
+      {p.type === 'SECONDARY' && zone.primaryNameServers !== undefined && (
+        <SecondaryTransfers zone={p.name} servers={zone.primaryNameServers.nameServerIpList} status={zone.transferStatusDetails ?? {}} canTransfer={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
+      )}
       {notice !== undefined && <p class='notice' role='status'>{notice}</p>}
       {removeError !== undefined && <p class='error' role='alert'>{removeError}</p>}
 
