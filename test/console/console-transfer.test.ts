@@ -22,7 +22,7 @@ import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort, startNamed, type Named } from '../helpers/named.ts'
-import { startTestService, type TestService } from '../helpers/service.ts'
+import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
 const ADMIN_PASSWORD = 'console transfer admin 1'
 const SECRET = Buffer.from('a secret the primary and the console share').toString('base64')
@@ -154,6 +154,49 @@ zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { 
     await page.getByRole('heading', { name: 'added.upstream.test.' }).waitFor()
     await eventually(async () => (await dig(t.service.dns.port, '+norec', '+short', 'added.upstream.test.', 'A')).trim() === '192.0.2.77', 10_000, 'the added record served')
     assert.match(await dig(t.service.dns.port, '+norec', '+short', 'fresh.upstream.test.', 'A'), /192\.0\.2\.9/, 'the transferred records stay')
+  })
+
+  it('draws the query volume of several zones at once, a line and a column each, with their totals', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    for (const name of ['a.volume.test.', 'b.volume.test.']) {
+      const res = await api('POST', '/zones', { properties: { name, accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { forceImport: true, createType: 'NEW' } })
+      assert.equal(res.status, 201, await res.text())
+    }
+    for (let i = 0; i < 5; i++) await dig(t.service.dns.port, '+norec', 'a.volume.test.', 'SOA')
+    for (let i = 0; i < 3; i++) await dig(t.service.dns.port, '+norec', 'nothing.b.volume.test.', 'A')
+    await t.service.queries!.flush()
+    await t.service.queryCounts!.flush()
+    const today = new Date().toISOString().slice(0, 10)
+
+    await page.getByRole('link', { name: 'Reports' }).click()
+    await page.getByRole('heading', { name: 'Reports' }).waitFor()
+    await page.getByLabel('Zones').fill('a.volume.test, B.Volume.Test.')
+    await page.getByLabel('From (UTC day)').fill(today)
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const chart = page.getByRole('img', { name: 'Line chart of responses per day for 2 zones: a.volume.test. 5, b.volume.test. 3; 8 in all' })
+    await chart.waitFor()
+    assert.equal(await chart.locator('canvas').count(), 1, 'the chart is drawn')
+    const legend = await chart.locator('.u-legend').innerText()
+    assert.match(legend, /a\.volume\.test\.[\s\S]*b\.volume\.test\./, 'the legend names each zone')
+    const table = page.locator('table.report-data')
+    assert.deepEqual(await table.locator('thead th').allInnerTexts(), ['Day', 'a.volume.test.', 'b.volume.test.', 'All'])
+    assert.deepEqual(await table.locator('tbody tr').allInnerTexts(), [`${today}\t5\t3\t8`])
+    assert.deepEqual(await table.locator('tfoot tr').allInnerTexts(), ['Total\t5\t3\t8'])
+    await screenshots(page, 'report-query-volume-zones')
+
+    // Every zone of the account with responses (the transferred ones were asked before).
+    await page.getByLabel('Scope').selectOption('account')
+    assert.equal(await page.getByLabel('Zones').count(), 0, 'no zone names to give')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByText('Every zone of default with responses in these days (4).').waitFor()
+    const heads = await table.locator('thead th').allInnerTexts()
+    assert.deepEqual([...heads].sort(), ['All', 'Day', 'a.volume.test.', 'b.volume.test.', 'copied.test.', 'upstream.test.'])
+    const totals = await table.locator('tfoot tr').locator('th, td').allInnerTexts()
+    assert.equal(totals[heads.indexOf('a.volume.test.')], '5')
+    assert.equal(totals[heads.indexOf('b.volume.test.')], '3')
+    const perZone = totals.slice(1, -1).map(Number)
+    assert.deepEqual(perZone, [...perZone].sort((a, b) => b - a), 'busiest first')
+    assert.equal(Number(totals.at(-1)), perZone.reduce((a, n) => a + n, 0))
   })
 
   it('logged no console error and no page error', () => {
