@@ -20,11 +20,14 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
+import { UserAdmin } from '../../src/auth/user-admin.ts'
 import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort, startNamed, type Named } from '../helpers/named.ts'
 import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
 const ADMIN_PASSWORD = 'console transfer admin 1'
+const READER_PASSWORD = 'console transfer reader 1'
+const KEY_SECRET = Buffer.from('the key copied.test. transfers are signed with').toString('base64')
 const SECRET = Buffer.from('a secret the primary and the console share').toString('base64')
 const zoneFile = (origin: string): string => `$ORIGIN ${origin}
 $TTL 300
@@ -197,6 +200,84 @@ zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { 
     const perZone = totals.slice(1, -1).map(Number)
     assert.deepEqual(perZone, [...perZone].sort((a, b) => b - a), 'busiest first')
     assert.equal(Number(totals.at(-1)), perZone.reduce((a, n) => a + n, 0))
+  })
+
+  it('edits a primary zone\'s transfer settings, shows the API\'s refusal at the field, and stores them', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()
+    await page.getByRole('link', { name: 'copied.test.' }).click()
+    const settings = page.getByRole('region', { name: 'Transfer settings' })
+    await settings.getByText('No one may transfer this zone').waitFor()
+    await settings.getByRole('button', { name: 'Edit transfer settings' }).click()
+    const form = page.getByRole('form', { name: 'Transfer settings of copied.test.' })
+    await form.getByRole('button', { name: 'Add a notify address' }).click()
+    await form.getByLabel('Notify address 1', { exact: true }).fill('127.0.0.1:5399')
+    await form.getByLabel('Description of notify address 1').fill('first secondary')
+    await form.getByRole('button', { name: 'Add a notify address' }).click()
+    await form.getByLabel('Notify address 2', { exact: true }).fill('192.0.2.300')
+    await form.getByRole('button', { name: 'Add a range' }).click()
+    await form.getByLabel('Start IP of range 1').fill('127.0.0.1')
+    await form.getByLabel('Comment of range 1').fill('this host')
+    await form.getByLabel('TSIG key name').fill('console-key')
+    await form.getByLabel('TSIG secret (base64)').fill(KEY_SECRET)
+    await form.getByLabel('Comment for the audit log (optional)').fill('secondaries of copied.test')
+    await form.getByRole('button', { name: 'Save transfer settings' }).click()
+
+    // Refused by the API (the second notify address): the message at that field, nothing stored.
+    const second = form.getByLabel('Notify address 2', { exact: true })
+    await form.locator('#notify-1-address-error').waitFor()
+    assert.equal(await second.getAttribute('aria-invalid'), 'true')
+    assert.match(await form.locator('#notify-1-address-error').innerText(), /192\.0\.2\.300.*notifyAddresses\[1\]\.notifyAddress/)
+    assert.equal(await form.getByLabel('Notify address 1', { exact: true }).getAttribute('aria-invalid'), null, 'the first address is fine')
+    await screenshots(page, 'zone-settings-refused')
+    assert.deepEqual((await (await api('GET', '/zones/copied.test.')).json() as { notifyAddresses: unknown[] }).notifyAddresses, [])
+
+    await form.getByRole('button', { name: 'Remove notify address 2' }).click()
+    await form.getByRole('button', { name: 'Save transfer settings' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved the transfer settings of copied.test.' }).waitFor()
+    await settings.getByText('The addresses below may transfer this zone, with the TSIG key console-key.').waitFor()
+    assert.match(await settings.innerText(), /127\.0\.0\.1:5399\s+first secondary/)
+    const stored = await (await api('GET', '/zones/copied.test.')).json() as Record<string, unknown>
+    assert.deepEqual(stored.notifyAddresses, [{ notifyAddress: '127.0.0.1:5399', description: 'first secondary' }])
+    assert.deepEqual(stored.restrictIpList, [{ startIP: '127.0.0.1', endIP: '127.0.0.1', comment: 'this host' }])
+    assert.deepEqual(stored.tsig, { tsigKeyName: 'console-key.', tsigKeyValue: KEY_SECRET, tsigAlgorithm: 'hmac-sha256', description: '' })
+    const [audit] = await t.service.store.audit.recent(1, 'MODIFY')
+    assert.equal(audit?.object, 'copied.test.')
+    assert.equal(audit?.change_comment, 'secondaries of copied.test')
+    // The DNS server applies them: a transfer signed with the key is answered, an unsigned one refused.
+    await eventually(async () => /192\.0\.2\.80/.test(await dig(t.service.dns.port, '-y', `hmac-sha256:console-key:${KEY_SECRET}`, 'copied.test.', 'AXFR')), 10_000, 'a signed transfer answered')
+    assert.match(await dig(t.service.dns.port, 'copied.test.', 'AXFR'), /Transfer failed|REFUSED/)
+
+    // Edited again: the notify address changed, the key removed.
+    await settings.getByRole('button', { name: 'Edit transfer settings' }).click()
+    await form.getByLabel('Notify address 1', { exact: true }).fill('127.0.0.2:5399')
+    await form.getByLabel('TSIG key name').fill('')
+    await screenshots(page, 'zone-settings-edit')
+    await form.getByRole('button', { name: 'Save transfer settings' }).click()
+    await page.getByRole('status').filter({ hasText: 'Saved the transfer settings of copied.test.' }).waitFor()
+    const again = await (await api('GET', '/zones/copied.test.')).json() as Record<string, unknown>
+    assert.deepEqual(again.notifyAddresses, [{ notifyAddress: '127.0.0.2:5399', description: 'first secondary' }])
+    assert.equal(again.tsig, undefined)
+    await settings.getByText('The addresses below may transfer this zone.').waitFor()
+    await screenshots(page, 'zone-settings')
+  })
+
+  it('shows a ReadOnly user the transfer settings without edit controls or the secret', async () => {
+    const api = await serviceApi(t.service, ADMIN_PASSWORD)
+    assert.equal((await api('PATCH', '/zones/copied.test.', { primaryCreateInfo: { tsig: { tsigKeyName: 'console-key', tsigKeyValue: KEY_SECRET, tsigAlgorithm: 'hmac-sha256' } } })).status, 200)
+    await new UserAdmin(t.service.store).addUser('reader', READER_PASSWORD, { account: 'default', group: 'ReadOnly' })
+    await page.getByRole('button', { name: 'Sign out' }).click()
+    await page.getByText('You are signed out.').waitFor()
+    await signIn('reader', READER_PASSWORD)
+    await page.getByRole('heading', { name: 'Zones' }).waitFor()
+    await page.getByRole('link', { name: 'copied.test.' }).click()
+    const settings = page.getByRole('region', { name: 'Transfer settings' })
+    await settings.getByText('127.0.0.2:5399').waitFor()
+    assert.match(await settings.innerText(), /console-key\. \(hmac-sha256\)/)
+    assert.equal(await settings.getByRole('button').count(), 0, 'no edit control')
+    assert.equal(await settings.getByRole('textbox').count(), 0)
+    assert.doesNotMatch(await page.locator('body').innerText(), new RegExp(KEY_SECRET.replaceAll('+', '\\+')))
+    await screenshots(page, 'zone-settings-read-only')
   })
 
   it('logged no console error and no page error', () => {

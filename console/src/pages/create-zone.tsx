@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call } from '../api.ts'
+import { TSIG_ALGORITHMS } from '../components/zone-settings.tsx'
 import { Link } from '../link.tsx'
 import { accountsWhere, type Me } from '../me.ts'
 import { navigate } from '../router.ts'
@@ -37,8 +38,6 @@ export interface TransferKey {
   algorithm: string
   secret: string
 }
-
-export const TSIG_ALGORITHMS = ['hmac-sha256', 'hmac-sha512', 'hmac-sha384', 'hmac-sha224', 'hmac-sha1', 'hmac-md5']
 
 /** The primary name server of a transfer or a secondary: `{ip}`, with its TSIG key when one is given. */
 function serverOf (server: string, key: TransferKey): Record<string, string> {
