@@ -15,17 +15,6 @@ const COLOURS = ['#2f7fd0', '#d9822b', '#4c9a5a', '#c23b3b', '#8e5ec9', '#1a9e9e
 
 const fmt = (n: number): string => n.toLocaleString('en-US')
 
-/** A zone name as the service writes it: lower case, with the final dot. */
-export function zoneKey (name: string): string {
-  const n = name.trim().toLowerCase()
-  return n.endsWith('.') ? n : `${n}.`
-}
-
-/** The zone names of a text (separated by commas, spaces or lines), without repeats, in order. */
-export function zoneNamesOf (text: string): string[] {
-  return [...new Set(text.split(/[\s,;]+/).filter(n => n !== '').map(zoneKey))]
-}
-
 /** At most `limit` tasks at a time; results in the order of `items`. */
 async function inTurn<T, R> (items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array<R>(items.length)
