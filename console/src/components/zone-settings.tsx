@@ -75,7 +75,7 @@ export function ZoneSettings (props: { zone: string, ranges: RestrictRangeDto[],
     try {
       await call('PATCH', `/zones/${zonePath(props.zone)}`, { body })
       setDraft(undefined)
-      props.onChanged(`Saved the transfer settings of ${props.zone}.`)
+      props.onChanged(`Saved the transfer settings of ${props.zone}`)
     } catch (err) {
       const found: Record<string, string[]> = {}
       const items = err instanceof ApiError ? err.items : [{ errorMessage: String(err) }]
