@@ -11,7 +11,9 @@ import { analyze, loginToken, median } from './store-bench.ts'
  * Zone list benchmark: 100,000 zones in a fresh store, then `GET /v3/zones?limit=1000` through
  * `app.inject` for the first page, a middle page and the last page (keyset cursors: the three
  * should cost the same), by NAME and by ZONE_TYPE, plus the old offset list at the same middle
- * depth for comparison. SQLite always; PostgreSQL when it answers (a fresh schema, dropped
+ * depth for comparison; and the web console's own request (`limit=50&sort=NAME&reverse=false&
+ * q=zone_status:ACTIVE`, what its zone list asks for) at its first page, at depth 50,000 (page
+ * 1,001 of 2,000, reached through a cursor of the same list) and at its last page. SQLite always; PostgreSQL when it answers (a fresh schema, dropped
  * afterwards), measured right after the bulk load and again after ANALYZE.
  */
 export interface ListBenchOptions {
@@ -34,6 +36,8 @@ export interface ListBenchResult {
 }
 
 const LIMIT = 1000
+/** The page size of the web console's zone list (`console/src/pages/zones.tsx`). */
+const CONSOLE_LIMIT = 50
 const PASSWORD = 'bench password 1234'
 
 async function timeGet (app: FastifyInstance, url: string, token: string, runs: number): Promise<{ ms: number, rows: number }> {
@@ -70,6 +74,22 @@ async function timePages (app: FastifyInstance, token: string, zones: number, ru
     await add(`v3 sort=${sort}: last page (via last)`, `${url}&cursor=${first.cursorInfo.last}`)
   }
   await add(`v1 sort=NAME: offset ${middle * LIMIT} (OFFSET + count)`, `/v1/zones?limit=${LIMIT}&offset=${middle * LIMIT}`)
+
+  // The console's zone list: pages of 50 with the status filter it always sends. A cursor pins
+  // the sort, direction and filter but not the page size, so the deep cursor is reached by
+  // following `next` through pages of 1,000 of the same list (not timed).
+  const query = (limit: number): string => `/v3/zones?${new URLSearchParams({ limit: String(limit), sort: 'NAME', reverse: 'false', q: 'zone_status:ACTIVE' }).toString()}`
+  const walk = async (cursor?: string): Promise<{ cursorInfo: Record<string, string> }> =>
+    (await app.inject({ method: 'GET', url: cursor === undefined ? query(LIMIT) : `${query(LIMIT)}&cursor=${cursor}`, headers: { authorization: `Bearer ${token}` } })).json()
+  const start = await walk()
+  let deep = start.cursorInfo.next
+  for (let i = 1; i < middle && deep !== undefined; i++) deep = (await walk(deep)).cursorInfo.next
+  if (deep === undefined || start.cursorInfo.last === undefined) throw new Error('the console\'s list has fewer pages than expected')
+  const consolePages = Math.ceil(zones / CONSOLE_LIMIT)
+  const depth = middle * LIMIT
+  await add(`console (limit ${CONSOLE_LIMIT}, q=zone_status:ACTIVE): first page`, query(CONSOLE_LIMIT))
+  await add(`console (limit ${CONSOLE_LIMIT}, q=zone_status:ACTIVE): page ${depth / CONSOLE_LIMIT + 1} of ${consolePages} (after ${depth.toLocaleString('en-US')} zones, via next)`, `${query(CONSOLE_LIMIT)}&cursor=${deep}`)
+  await add(`console (limit ${CONSOLE_LIMIT}, q=zone_status:ACTIVE): last page (via last)`, `${query(CONSOLE_LIMIT)}&cursor=${start.cursorInfo.last}`)
   return medians
 }
 

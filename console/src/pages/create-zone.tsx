@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call } from '../api.ts'
+import { TSIG_ALGORITHMS } from '../components/zone-settings.tsx'
 import { Link } from '../link.tsx'
 import { accountsWhere, type Me } from '../me.ts'
 import { navigate } from '../router.ts'
@@ -31,14 +32,27 @@ const MODES: Array<{ mode: Mode, label: string, help: string }> = [
   { mode: 'ALIAS', label: 'Alias', help: 'The records of one of your primary zones, served under another name.' }
 ]
 
+/** The TSIG key a transfer is signed with (optional: none when its name is empty). */
+export interface TransferKey {
+  name: string
+  algorithm: string
+  secret: string
+}
+
+/** The primary name server of a transfer or a secondary: `{ip}`, with its TSIG key when one is given. */
+function serverOf (server: string, key: TransferKey): Record<string, string> {
+  if (key.name.trim() === '') return { ip: server }
+  return { ip: server, tsigKey: key.name.trim(), tsigKeyValue: key.secret.trim(), tsigAlgorithm: key.algorithm }
+}
+
 /** The body of POST /zones for a mode (the file goes beside it as multipart for UPLOAD). */
-function bodyOf (mode: Mode, name: string, accountName: string, original: string, server: string): unknown {
+function bodyOf (mode: Mode, name: string, accountName: string, original: string, server: string, key: TransferKey): unknown {
   const properties = { name, accountName, type: mode === 'SECONDARY' ? 'SECONDARY' : mode === 'ALIAS' ? 'ALIAS' : 'PRIMARY' }
   switch (mode) {
     case 'UPLOAD': case 'NEW': return { properties, primaryCreateInfo: { forceImport: true, createType: mode } }
     case 'COPY': return { properties, primaryCreateInfo: { forceImport: true, createType: 'COPY', originalZoneName: original } }
-    case 'TRANSFER': return { properties, primaryCreateInfo: { forceImport: true, createType: 'TRANSFER', nameServer: { ip: server } } }
-    case 'SECONDARY': return { properties, secondaryCreateInfo: { primaryNameServers: { nameServerIpList: { nameServerIp1: { ip: server } } } } }
+    case 'TRANSFER': return { properties, primaryCreateInfo: { forceImport: true, createType: 'TRANSFER', nameServer: serverOf(server, key) } }
+    case 'SECONDARY': return { properties, secondaryCreateInfo: { primaryNameServers: { nameServerIpList: { nameServerIp1: serverOf(server, key) } } } }
     case 'ALIAS': return { properties, aliasCreateInfo: { originalZoneName: original } }
   }
 }
@@ -51,6 +65,7 @@ export function CreateZonePage (props: { me: Me | undefined }) {
   const [account, setAccount] = useState('')
   const [original, setOriginal] = useState('')
   const [server, setServer] = useState('')
+  const [key, setKey] = useState<TransferKey>({ name: '', algorithm: 'hmac-sha256', secret: '' })
   const [file, setFile] = useState<File | undefined>()
   const [problems, setProblems] = useState<Problem[]>([])
   const [progress, setProgress] = useState<string | undefined>()
@@ -65,9 +80,10 @@ export function CreateZonePage (props: { me: Me | undefined }) {
     if (mode === 'UPLOAD' && file === undefined) local.push({ message: 'Choose the BIND zone file to upload.' })
     if ((mode === 'COPY' || mode === 'ALIAS') && original.trim() === '') local.push({ message: 'Give the name of the primary zone to copy or alias.' })
     if ((mode === 'TRANSFER' || mode === 'SECONDARY') && server.trim() === '') local.push({ message: 'Give the address of the primary name server.' })
+    if ((mode === 'TRANSFER' || mode === 'SECONDARY') && key.name.trim() !== '' && key.secret.trim() === '') local.push({ message: 'Give the TSIG key\'s secret (base64), or leave the key name empty for transfers without a key.' })
     setProblems(local)
     if (local.length > 0) return
-    const body = bodyOf(mode, name.trim(), account, original.trim(), server.trim())
+    const body = bodyOf(mode, name.trim(), account, original.trim(), server.trim(), key)
     let request: unknown = body
     if (mode === 'UPLOAD') {
       const form = new FormData()
@@ -147,8 +163,31 @@ export function CreateZonePage (props: { me: Me | undefined }) {
         {(mode === 'TRANSFER' || mode === 'SECONDARY') && (
           <div class='field'>
             <label for='zone-server'>Primary name server address</label>
-            <input id='zone-server' value={server} placeholder='192.0.2.53' onInput={e => setServer(e.currentTarget.value)} />
+            <input id='zone-server' value={server} placeholder='192.0.2.53' aria-describedby='zone-server-help' onInput={e => setServer(e.currentTarget.value)} />
+            <p id='zone-server-help' class='muted'>An IPv4 or IPv6 address; another port than 53 after a colon (192.0.2.53:5353, [2001:db8::53]:5353).</p>
           </div>
+        )}
+        {(mode === 'TRANSFER' || mode === 'SECONDARY') && (
+          <fieldset class='tsig'>
+            <legend>TSIG key (optional)</legend>
+            <p class='muted'>When the primary signs its transfers: the key's name, algorithm and secret as the primary has them.</p>
+            <div class='grid'>
+              <div class='field'>
+                <label for='zone-tsig-name'>Key name</label>
+                <input id='zone-tsig-name' autocomplete='off' value={key.name} placeholder='transfer-key' onInput={e => setKey({ ...key, name: e.currentTarget.value })} />
+              </div>
+              <div class='field'>
+                <label for='zone-tsig-algorithm'>Algorithm</label>
+                <select id='zone-tsig-algorithm' value={key.algorithm} onChange={e => setKey({ ...key, algorithm: e.currentTarget.value })}>
+                  {TSIG_ALGORITHMS.map(a => <option key={a} value={a}>{a}</option>)}
+                </select>
+              </div>
+            </div>
+            <div class='field'>
+              <label for='zone-tsig-secret'>Secret (base64)</label>
+              <input id='zone-tsig-secret' type='password' autocomplete='off' value={key.secret} onInput={e => setKey({ ...key, secret: e.currentTarget.value })} />
+            </div>
+          </fieldset>
         )}
         {problems.length > 0 && (
           <div class='problems' role='alert' aria-labelledby='problems-title'>

@@ -4,12 +4,13 @@ import { Chart } from '../components/chart.tsx'
 import { FailoverResult, type FailoverRow } from '../components/report-failover.tsx'
 import { HealthResult, type HealthRow } from '../components/report-health.tsx'
 import { UsageResult, type UsageRow } from '../components/report-usage.tsx'
+import { busiestZones, dailyVolumes, MAX_VOLUME_ZONES, VolumeResult, type ZoneVolume } from '../components/report-volume.tsx'
+import { zoneNamesOf } from '../zone-names.ts'
 import { accountsWhere, type Me } from '../me.ts'
 import { daysOf, runReport, spanDays, utcDay } from '../reports.ts'
 
 type Kind = 'volume' | 'rcodes' | 'health' | 'usage' | 'failover'
 
-interface DailyRow { date: string, rspTotal: number, udpTotal: number, tcpTotal: number }
 interface RcodeRow { zoneName: string, responseCount: number, noerrorCount: number, nxdomainCount: number, refusedCount: number, servfailCount: number, formerrCount: number, notimpCount: number }
 
 const RCODES: Array<{ key: keyof RcodeRow, label: string, colour: string }> = [
@@ -22,7 +23,7 @@ const RCODES: Array<{ key: keyof RcodeRow, label: string, colour: string }> = [
 ]
 
 const REPORTS: Record<Kind, { title: string, rules: string, maxSpan: number, maxAge: number }> = {
-  volume: { title: 'Query volume per day', rules: 'One zone; up to 60 days, within the last 13 months, not in the future.', maxSpan: 60, maxAge: 396 },
+  volume: { title: 'Query volume per day', rules: `Up to ${MAX_VOLUME_ZONES} zones, named (separated by commas or spaces) or the busiest of an account, a line each; up to 60 days, within the last 13 months, not in the future.`, maxSpan: 60, maxAge: 396 },
   rcodes: { title: 'Response codes per zone', rules: 'One account (all its zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 },
   health: { title: 'Health scores per zone', rules: 'The newest completed DNS health check of each zone (or of the zones whose name holds the text given).', maxSpan: 0, maxAge: 0 },
   usage: { title: 'Usage per month', rules: 'One account; the last 36 months, peaks of zones and records and the responses of each month.', maxSpan: 0, maxAge: 0 },
@@ -44,7 +45,7 @@ function dateProblem (kind: Kind, from: string, to: string): string | undefined 
 }
 
 /**
- * Reports with charts: query volume per day of a zone (line) and response codes per zone
+ * Reports with charts: query volume per day of one zone or several (a line each) and response codes per zone
  * (stacked bars), each requested, waited for with progress, then drawn with its numbers in a
  * table beside the chart.
  */
@@ -52,25 +53,40 @@ export function ReportsPage (props: { me: Me | undefined }) {
   const accounts = accountsWhere(props.me, 'read')
   const [kind, setKind] = useState<Kind>('volume')
   const [zone, setZone] = useState('')
+  const [scope, setScope] = useState<'named' | 'account'>('named')
   const [account, setAccount] = useState('')
   const [from, setFrom] = useState(utcDay(-6))
   const [to, setTo] = useState(utcDay())
   const [progress, setProgress] = useState<string | undefined>()
   const [error, setError] = useState<string | undefined>()
-  const [result, setResult] = useState<{ kind: 'volume', zone: string, days: string[], rows: DailyRow[] } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | { kind: 'failover', rows: FailoverRow[] } | undefined>()
+  const [result, setResult] = useState<{ kind: 'volume', volumes: ZoneVolume[], days: string[], note?: string } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | { kind: 'failover', rows: FailoverRow[] } | undefined>()
   const dated = kind === 'volume' || kind === 'rcodes' || kind === 'failover'
 
   async function run (event: Event): Promise<void> {
     event.preventDefault()
-    const problem = (kind === 'volume' && zone.trim() === '') ? 'Give the zone.' : dated ? dateProblem(kind, from, to) : undefined
+    const names = zoneNamesOf(zone)
+    const problem = kind === 'volume' && scope === 'named' && names.length === 0
+      ? 'Give the zone, or several separated by commas.'
+      : kind === 'volume' && scope === 'named' && names.length > MAX_VOLUME_ZONES
+        ? `Give at most ${MAX_VOLUME_ZONES} zones (${names.length} given).`
+        : dated ? dateProblem(kind, from, to) : undefined
     setError(problem)
     if (problem !== undefined) return
     setResult(undefined)
     setProgress('Requesting the report…')
     try {
       if (kind === 'volume') {
-        const rows = await runReport<DailyRow>('/reports/dns_resolution/query_volume/zone/daily', { zoneDailyQueryVolume: { zoneName: zone.trim(), startDate: from, endDate: to } }, setProgress)
-        setResult({ kind, zone: zone.trim(), days: daysOf(from, to), rows })
+        if (scope === 'named') {
+          setResult({ kind, volumes: await dailyVolumes(names, from, to, setProgress), days: daysOf(from, to) })
+        } else {
+          const accountName = account === '' ? accounts[0] ?? '' : account
+          const busy = await busiestZones(accountName, from, to, setProgress)
+          if (busy.zones.length === 0) throw new ApiError(404, [{ errorMessage: `no zone of ${accountName} had responses in these days.` }])
+          const note = busy.withResponses > busy.zones.length
+            ? `The ${busy.zones.length} busiest of the ${busy.withResponses} zones of ${accountName} with responses in these days.`
+            : `Every zone of ${accountName} with responses in these days (${busy.withResponses}).`
+          setResult({ kind, volumes: await dailyVolumes(busy.zones, from, to, setProgress), days: daysOf(from, to), note })
+        }
       } else if (kind === 'health') {
         const q = zone.trim() === '' ? '' : `&q=${encodeURIComponent(zone.trim())}`
         const body = await json<{ healthStatusRecordsList: HealthRow[] }>('GET', `/v1/dns_configuration/health_status/detail?sort=healthScore&order=ASC&limit=1000${q}`)
@@ -108,7 +124,16 @@ export function ReportsPage (props: { me: Me | undefined }) {
               {(Object.keys(REPORTS) as Kind[]).map(k => <option key={k} value={k}>{REPORTS[k].title}</option>)}
             </select>
           </div>
-          {(kind === 'rcodes' || kind === 'usage' || kind === 'failover') && accounts.length > 1 && (
+          {kind === 'volume' && (
+            <div class='field'>
+              <label for='report-scope'>Scope</label>
+              <select id='report-scope' value={scope} onChange={e => { setScope(e.currentTarget.value as 'named' | 'account'); setResult(undefined); setError(undefined) }}>
+                <option value='named'>The zones named</option>
+                <option value='account'>The busiest of an account</option>
+              </select>
+            </div>
+          )}
+          {(kind === 'rcodes' || kind === 'usage' || kind === 'failover' || (kind === 'volume' && scope === 'account')) && accounts.length > 1 && (
             <div class='field'>
               <label for='report-account'>Account</label>
               <select id='report-account' value={account} onChange={e => setAccount(e.currentTarget.value)}>
@@ -116,9 +141,9 @@ export function ReportsPage (props: { me: Me | undefined }) {
               </select>
             </div>
           )}
-          {kind !== 'usage' && (
+          {kind !== 'usage' && !(kind === 'volume' && scope === 'account') && (
             <div class='field'>
-              <label for='report-zone'>{kind === 'volume' ? 'Zone' : kind === 'health' ? 'Zone or account contains (optional)' : 'Zone (optional)'}</label>
+              <label for='report-zone'>{kind === 'volume' ? 'Zones' : kind === 'health' ? 'Zone or account contains (optional)' : 'Zone (optional)'}</label>
               <input id='report-zone' value={zone} placeholder='example.org' onInput={e => setZone(e.currentTarget.value)} />
             </div>
           )}
@@ -140,37 +165,11 @@ export function ReportsPage (props: { me: Me | undefined }) {
       </form>
       {progress !== undefined && <p role='status' class='muted'>{progress}</p>}
       {error !== undefined && <p class='error' role='alert'>The report could not be run: {error}</p>}
-      {result?.kind === 'volume' && <VolumeResult zone={result.zone} days={result.days} rows={result.rows} />}
+      {result?.kind === 'volume' && <VolumeResult volumes={result.volumes} days={result.days} {...(result.note === undefined ? {} : { note: result.note })} />}
       {result?.kind === 'rcodes' && <RcodesResult rows={result.rows} />}
       {result?.kind === 'health' && <HealthResult rows={result.rows} />}
       {result?.kind === 'usage' && <UsageResult account={result.account} rows={result.rows} />}
       {result?.kind === 'failover' && <FailoverResult rows={result.rows} />}
-    </section>
-  )
-}
-
-function VolumeResult (props: { zone: string, days: string[], rows: DailyRow[] }) {
-  const byDay = new Map(props.rows.map(r => [r.date, r]))
-  const total = props.rows.reduce((a, r) => a + r.rspTotal, 0)
-  const values = props.days.map(d => byDay.get(d)?.rspTotal ?? 0)
-  if (total === 0) return <p class='empty'>No responses for {props.zone} in these days. Queries answered by this service's DNS server are counted; try a wider range.</p>
-  return (
-    <section class='report' aria-labelledby='report-title'>
-      <h2 id='report-title'>Responses per day for {props.zone}</h2>
-      <p>Total: <strong data-total={total}>{fmt(total)}</strong> responses in {props.days.length} {props.days.length === 1 ? 'day' : 'days'}.</p>
-      <Chart kind='line' x={props.days} series={[{ label: 'Responses', colour: '#2f7fd0', values }]} summary={`Line chart of responses per day for ${props.zone}: ${fmt(total)} in all`} />
-      <div class='table-wrap'>
-        <table class='report-data'>
-          <caption>Responses per day (UTC)</caption>
-          <thead><tr><th scope='col'>Day</th><th scope='col' class='num'>Responses</th><th scope='col' class='num'>UDP</th><th scope='col' class='num'>TCP</th></tr></thead>
-          <tbody>
-            {props.days.map(d => {
-              const r = byDay.get(d)
-              return <tr key={d}><th scope='row'>{d}</th><td class='num'>{fmt(r?.rspTotal ?? 0)}</td><td class='num'>{fmt(r?.udpTotal ?? 0)}</td><td class='num'>{fmt(r?.tcpTotal ?? 0)}</td></tr>
-            })}
-          </tbody>
-        </table>
-      </div>
     </section>
   )
 }

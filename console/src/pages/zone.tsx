@@ -5,6 +5,8 @@ import { Dnssec } from '../components/dnssec.tsx'
 import { PoolState } from '../components/pool-state.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
 import { ZoneActions } from '../components/zone-actions.tsx'
+import { SecondaryTransfers, type PrimaryServerDto, type TransferStatusDto } from '../components/secondary-transfers.tsx'
+import { ZoneSettings, type NotifyAddressDto, type RestrictRangeDto, type TsigDto } from '../components/zone-settings.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
 import { Link } from '../link.tsx'
 import { may, type Me } from '../me.ts'
@@ -21,6 +23,11 @@ interface ZoneDto {
     owner?: string
   }
   originalZoneName?: string
+  primaryNameServers?: { nameServerIpList: Record<string, PrimaryServerDto> }
+  restrictIpList?: RestrictRangeDto[]
+  notifyAddresses?: NotifyAddressDto[]
+  tsig?: TsigDto
+  transferStatusDetails?: TransferStatusDto
 }
 
 interface Rrset {
@@ -138,6 +145,12 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         <div><dt>Last modified</dt><dd>{p.lastModifiedDateTime}</dd></div>
       </dl>
       {may(props.me, p.accountName, 'export') && <ExportZone zone={p.name} />}
+      {p.type === 'SECONDARY' && zone.primaryNameServers !== undefined && (
+        <SecondaryTransfers zone={p.name} servers={zone.primaryNameServers.nameServerIpList} status={zone.transferStatusDetails ?? {}} canTransfer={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
+      )}
+      {p.type === 'PRIMARY' && (
+        <ZoneSettings zone={p.name} ranges={zone.restrictIpList ?? []} notify={zone.notifyAddresses ?? []} tsig={zone.tsig} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
+      )}
       {notice !== undefined && <p class='notice' role='status'>{notice}</p>}
       {removeError !== undefined && <p class='error' role='alert'>{removeError}</p>}
 
