@@ -56,7 +56,7 @@ export const WebForwardListQuerystring = Type.Object({
   limit: Type.Optional(Type.String({ maxLength: 20, description: 'Forwards per page, 1 to 1000, default 100.' }))
 })
 
-export const exampleWebForward = { requestTo: 'www.example.org', defaultRedirectTo: 'https://example.net/', defaultForwardType: 'HTTP_301_REDIRECT' }
+export const exampleWebForward = { requestTo: 'go.example.org', defaultRedirectTo: 'https://example.net/', defaultForwardType: 'HTTP_301_REDIRECT' }
 export const exampleAdvancedWebForward = {
   requestTo: 'shop.example.org/offers#spring',
   defaultRedirectTo: 'https://shop.example.net/offers',

@@ -195,6 +195,31 @@ for (const engine of await engineCases()) {
         assert.equal(errorCode((await create({ ...body, requestTo: 'tier2.example.org' })).body), 53005)
       })
 
+      it('accepts the OpenAPI document\'s examples', async () => {
+        const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json()
+        const examples = doc.paths['/zones/{zoneName}/webforwards'].post.requestBody.content['application/json'].examples
+        assert.deepEqual(Object.keys(examples).sort(), ['advanced', 'simple'])
+        for (const { value } of Object.values(examples) as Array<{ value: unknown }>) {
+          const res = await create(value)
+          assert.equal(res.statusCode, 201, res.body)
+          assert.equal((await alice.delete(`/zones/example.org/webforwards/${res.json().guid}`)).statusCode, 204)
+        }
+      })
+
+      it('enforces the limits of records per forward and rules per record before writing', async () => {
+        const rule = { header: 'Accept', matchCriteria: 'CONTAINS', value: 'x' }
+        const rec = (i: number, rules = 1) => ({ redirectTo: `https://r${i}.example.net`, forwardType: 'HTTP_302_REDIRECT', priority: i + 1, rules: Array.from({ length: rules }, () => rule) })
+        const base = { requestTo: 'limits.example.org', defaultRedirectTo: 'https://example.net', defaultForwardType: 'HTTP_302_REDIRECT' }
+        assert.deepEqual(errors((await create({ ...base, records: Array.from({ length: 21 }, (_, i) => rec(i)) })).body), [{ errorCode: 53005, errorMessage: 'Invalid input: records holds 21 records; at most 20 are allowed.' }])
+        assert.deepEqual(errors((await create({ ...base, records: [rec(0, 11)] })).body), [{ errorCode: 53005, errorMessage: 'Invalid input: records[0].rules holds 11 rules; at most 10 are allowed.' }])
+        const long = await create({ ...base, records: [{ ...rec(0), rules: [{ ...rule, value: 'v'.repeat(1025) }] }] })
+        assert.match(errors(long.body)[0]!.errorMessage, /value has 1025 characters; at most 1024/)
+        assert.deepEqual(await rrset('A', 'limits'), { status: 404 })
+        const full = await create({ ...base, records: Array.from({ length: 20 }, (_, i) => rec(i, 10)) })
+        assert.equal(full.statusCode, 201, full.body)
+        assert.equal((await alice.delete(`/zones/example.org/webforwards/${full.json().guid}`)).statusCode, 204)
+      })
+
       it('refuses alias and secondary zones (53001), other accounts\' zones (1801), read-only users (403)', async () => {
         const body = { requestTo: 'z.example.org', defaultRedirectTo: 'https://example.net', defaultForwardType: 'HTTP_302_REDIRECT' }
         assert.equal((await alice.send('POST', '/zones', { properties: { name: 'example.com', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'example.org' } })).statusCode, 201)
