@@ -11,9 +11,9 @@ export interface ForwardSyncOptions {
   fullSyncMs?: number
 }
 
-/** What the table holds of one zone: from which version, under which name. */
+/** What the table holds of one zone: from which versions (an alias's with its primary's), under which name. */
 interface Known {
-  version: number
+  version: string
   name: string
 }
 
@@ -26,10 +26,14 @@ interface Known {
  * commits at once, other processes' through PostgreSQL LISTEN/NOTIFY or SQLite's data version)
  * whose version moved has its forwards read again and replaced in the table, and every
  * `fullSyncMs` all versions are compared as well. Forwards of a zone that is suspended or
- * deleted leave the table; only ACTIVE primary zones are served.
+ * deleted leave the table. An ACTIVE alias of an ACTIVE primary serves its primary's forwards
+ * under its own name (its DNS answers the primary's records renamed, the forwarded hosts' too),
+ * and follows its primary's changes.
  */
 export class ForwardSync {
   private readonly known = new Map<string, Known>()
+  /** primary id → the ids of its aliases the table holds. */
+  private readonly aliases = new Map<string, Set<string>>()
   private readonly pending = new Set<string>()
   private fullWanted = false
   private queued = false
@@ -98,7 +102,7 @@ export class ForwardSync {
       this.fullWanted = false
       this.pending.clear()
       if (all) await this.sync(await this.store.zones.versions(), true)
-      else if (ids.length > 0) await this.sync(await this.store.zones.versionsOf(ids), false, ids)
+      else if (ids.length > 0) await this.syncSome(ids)
     }).catch((err: unknown) => this.logger.error({ err }, 'web forward sync failed'))
   }
 
@@ -125,17 +129,37 @@ export class ForwardSync {
       if (page.length < PAGE) break
       after = page[page.length - 1]!.id
     }
-    for (const z of versions) this.set(z, served(z) ? byZone.get(z.id) ?? [] : [])
+    const byId = new Map(versions.map(z => [z.id, z]))
+    for (const z of versions) {
+      const original = z.original_zone_id === null ? undefined : byId.get(z.original_zone_id)
+      this.set(z, original, served(z, original) ? byZone.get(original?.id ?? z.id) ?? [] : [])
+    }
     this.logger.info({ forwards: this.table.size }, 'web forwards loaded')
   }
 
-  /** Zones whose version moved have their forwards read again; zones gone (of `asked`, or all with `all`) leave the table. */
-  private async sync (zones: readonly ZoneVersion[], all: boolean, asked: readonly string[] = []): Promise<void> {
+  /** Some zones (and the aliases of those the table holds) brought up to date. */
+  private async syncSome (ids: readonly string[]): Promise<void> {
+    const wanted = new Set(ids)
+    for (const id of ids) for (const alias of this.aliases.get(id) ?? []) wanted.add(alias)
+    const zones = await this.store.zones.versionsOf([...wanted])
     const present = new Set(zones.map(z => z.id))
+    const missing = zones.map(z => z.original_zone_id).filter((id): id is string => id !== null && !present.has(id))
+    await this.sync(zones, false, [...wanted], missing.length === 0 ? [] : await this.store.zones.versionsOf(missing))
+  }
+
+  /**
+   * Zones whose versions moved have their forwards read again (an alias's from its primary);
+   * zones gone (of `asked`, or all with `all`) leave the table. `originals` are primaries of
+   * aliases among `zones` that `zones` does not hold.
+   */
+  private async sync (zones: readonly ZoneVersion[], all: boolean, asked: readonly string[] = [], originals: readonly ZoneVersion[] = []): Promise<void> {
+    const present = new Set(zones.map(z => z.id))
+    const byId = new Map([...originals, ...zones].map(z => [z.id, z]))
     for (const z of zones) {
       if (this.stopped) return
-      if (this.known.get(z.id)?.version === Number(z.version)) continue
-      this.set(z, served(z) ? await this.store.webForwards.list(z.id) : [])
+      const original = z.original_zone_id === null ? undefined : byId.get(z.original_zone_id)
+      if (this.known.get(z.id)?.version === versionOf(z, original)) continue
+      this.set(z, original, served(z, original) ? await this.store.webForwards.list(original?.id ?? z.id) : [])
     }
     for (const id of all ? [...this.known.keys()] : asked) {
       if (present.has(id)) continue
@@ -143,18 +167,40 @@ export class ForwardSync {
       if (gone === undefined) continue
       this.table.setZone(gone.name, [])
       this.known.delete(id)
+      for (const set of this.aliases.values()) set.delete(id)
     }
   }
 
-  private set (z: ZoneVersion, forwards: readonly StoredWebForward[]): void {
+  /** Set a zone's forwards in the table: its own, or for an alias its primary's moved under its name. */
+  private set (z: ZoneVersion, original: ZoneVersion | undefined, forwards: readonly StoredWebForward[]): void {
     const before = this.known.get(z.id)
     if (before !== undefined && before.name !== z.name) this.table.setZone(before.name, [])
-    this.table.setZone(z.name, forwards.map(servedForward))
-    this.known.set(z.id, { version: Number(z.version), name: z.name })
+    const renamed = original === undefined ? forwards.map(servedForward) : forwards.map(f => ({ ...servedForward(f), zone: z.name, host: renameHost(f.host, original.name, z.name) }))
+    this.table.setZone(z.name, renamed)
+    this.known.set(z.id, { version: versionOf(z, original), name: z.name })
+    if (z.original_zone_id !== null) {
+      const set = this.aliases.get(z.original_zone_id) ?? new Set<string>()
+      set.add(z.id)
+      this.aliases.set(z.original_zone_id, set)
+    }
   }
 }
 
-/** Whether a zone's forwards are answered: an ACTIVE primary zone's. */
-function served (z: ZoneVersion): boolean {
-  return z.zone_type === 'PRIMARY' && z.status === 'ACTIVE'
+/** What a zone's forwards depend on: its version, an alias's with its primary's. */
+function versionOf (z: ZoneVersion, original: ZoneVersion | undefined): string {
+  return z.zone_type === 'ALIAS' ? `${Number(z.version)}/${original === undefined ? '-' : `${Number(original.version)}/${original.status}`}` : String(Number(z.version))
+}
+
+/** A host of zone `from` (`www.example.org`) under zone `to` (`www.example.com`); zone names with their final dot. */
+function renameHost (host: string, from: string, to: string): string {
+  const suffix = from.slice(0, -1)
+  const target = to.slice(0, -1)
+  return host === suffix ? target : `${host.slice(0, -suffix.length - 1)}.${target}`
+}
+
+/** Whether a zone's forwards are answered: an ACTIVE primary's, an ACTIVE alias's of an ACTIVE primary. */
+function served (z: ZoneVersion, original: ZoneVersion | undefined): boolean {
+  if (z.status !== 'ACTIVE') return false
+  if (z.zone_type === 'PRIMARY') return true
+  return z.zone_type === 'ALIAS' && original?.zone_type === 'PRIMARY' && original.status === 'ACTIVE'
 }

@@ -3,7 +3,8 @@
  * every zone's forwards are loaded at start; a forward created, changed or deleted through the
  * API of another process (another Store on the same database: PostgreSQL LISTEN/NOTIFY, SQLite's
  * data version) reaches the table; a missed notification is caught up by comparing versions;
- * a suspended or deleted zone's forwards leave the table.
+ * a suspended or deleted zone's forwards leave the table; an alias serves its primary's forwards
+ * under its own name.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -59,6 +60,14 @@ for (const engine of await engineCases()) {
         await eventually(() => table.lookup('new.sync.test', '/page')?.redirectTo === 'https://example.net/changed', 'a changed forward')
         assert.equal((await api.delete(`/zones/sync.test/webforwards/${guid}`)).statusCode, 204)
         await eventually(() => table.lookup('new.sync.test', '/page') === undefined, 'a deleted forward')
+        // An alias serves its primary's forwards under its own name, and follows the primary's changes.
+        assert.equal((await api.post('/zones', { properties: { name: 'mirror.test', accountName: 'acme', type: 'ALIAS' }, aliasCreateInfo: { originalZoneName: 'sync.test' } })).statusCode, 201)
+        await eventually(() => table.lookup('start.mirror.test', '/')?.zone === 'mirror.test.', 'an alias\'s forwards')
+        assert.equal((await api.post('/zones/sync.test/webforwards', forward('sync.test/apex', 'https://example.net/apex'))).statusCode, 201)
+        await eventually(() => table.lookup('mirror.test', '/apex')?.redirectTo === 'https://example.net/apex', 'a primary\'s new forward under its alias')
+        assert.equal(table.lookup('sync.test', '/apex')?.zone, 'sync.test.')
+        assert.equal((await api.delete('/zones/mirror.test')).statusCode, 204)
+        await eventually(() => table.lookup('start.mirror.test', '/') === undefined, 'a deleted alias\'s forwards')
         assert.equal((await api.post('/zones/sync.test/suspend', {})).statusCode, 200)
         await eventually(() => table.lookup('start.sync.test', '/') === undefined, 'a suspended zone\'s forwards')
       } finally {
