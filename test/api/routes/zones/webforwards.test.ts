@@ -370,6 +370,11 @@ for (const engine of await engineCases()) {
         const dels = await audits('DELETE')
         assert.ok(dels.some(r => r.object === 'mail.example.org' && r.detail.changes.some((c: any) => c.name === 'A mail.example.org.' && c.to === undefined)))
         assert.ok((await t.store.audit.recent(100, 'ADD')).some(r => r.object_type === 'CUSTOM_HEADER' && r.object === 'X-Tier'))
+        const report = await alice.get(`/reports/dns_configuration/audit?filter=${encodeURIComponent('object_type:WEB_FORWARD')}&limit=200`)
+        assert.equal(report.statusCode, 200, report.body)
+        const shown = report.json().auditRecords as Array<{ objectType: string, changeType: string, object: string }>
+        assert.ok(shown.length > 0 && shown.every(r => r.objectType === 'WEB_FORWARD'))
+        assert.deepEqual([...new Set(shown.map(r => r.changeType))].sort(), ['ADD', 'DELETE', 'MODIFY'])
       })
 
       it('counts the web forwards in the usage summary (urlForwardCount, the month\'s peak); emailForwardCount stays 0', async () => {
