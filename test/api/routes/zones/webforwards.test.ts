@@ -206,7 +206,7 @@ for (const engine of await engineCases()) {
         }
       })
 
-      it('enforces the limits of records per forward and rules per record before writing', async () => {
+      it('enforces the limits of forwards per zone, records per forward and rules per record before writing', async () => {
         const rule = { header: 'Accept', matchCriteria: 'CONTAINS', value: 'x' }
         const rec = (i: number, rules = 1) => ({ redirectTo: `https://r${i}.example.net`, forwardType: 'HTTP_302_REDIRECT', priority: i + 1, rules: Array.from({ length: rules }, () => rule) })
         const base = { requestTo: 'limits.example.org', defaultRedirectTo: 'https://example.net', defaultForwardType: 'HTTP_302_REDIRECT' }
@@ -215,6 +215,17 @@ for (const engine of await engineCases()) {
         const long = await create({ ...base, records: [{ ...rec(0), rules: [{ ...rule, value: 'v'.repeat(1025) }] }] })
         assert.match(errors(long.body)[0]!.errorMessage, /value has 1025 characters; at most 1024/)
         assert.deepEqual(await rrset('A', 'limits'), { status: 404 })
+        // A zone holding the most forwards refuses one more (the rows written straight into the store).
+        assert.equal((await alice.newPrimary('full.test', 'acme')).statusCode, 201)
+        const zone = (await t.store.zones.findByName('full.test.', { accountIds: [(await t.store.accounts.findByName('acme'))!.id] }))!
+        await t.store.transaction(async (tx) => {
+          for (let i = 0; i < 1000; i++) {
+            await tx.webForwards.insert({ id: `F${String(i).padStart(15, '0')}`, zoneId: zone.id, zone: zone.name, requestTo: `full.test/${i}`, requestKey: `full.test/${i}`, host: 'full.test', ownerKey: 'x', path: `/${i}`, anchor: '', redirectTo: 'https://example.net', mode: 301, relative: 'none', alternatives: [] }, new Date().toISOString())
+          }
+        })
+        const over = await create({ ...base, requestTo: 'more.full.test' }, 'full.test')
+        assert.deepEqual(errors(over.body), [{ errorCode: 53005, errorMessage: 'Invalid input: the zone full.test. holds 1000 web forwards; at most 1000 are allowed.' }])
+        assert.equal((await alice.delete('/zones/full.test')).statusCode, 204)
         const full = await create({ ...base, records: Array.from({ length: 20 }, (_, i) => rec(i, 10)) })
         assert.equal(full.statusCode, 201, full.body)
         assert.equal((await alice.delete(`/zones/example.org/webforwards/${full.json().guid}`)).statusCode, 204)
