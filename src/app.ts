@@ -48,11 +48,13 @@ import { failoverRoutes } from './api/routes/reports/failover.ts'
 import { probeRoutes } from './api/routes/probes/index.ts'
 import { probeResultRoutes } from './api/routes/reports/probe-results.ts'
 import { consoleRoutes } from './api/routes/console/index.ts'
+import { webForwardRoutes } from './api/routes/zones/webforwards.ts'
+import { customHeaderRoutes } from './api/routes/accounts/customheaders.ts'
 
 export interface AppDeps {
   store: Store
   auth: AuthService
-  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey' | 'zoneMaxRecords' | 'generateMaxRecords' | 'uploadSyncMaxRecords'>>
+  config: Pick<Config, 'bodyLimit' | 'rateLimitMax' | 'rateLimitWindowSeconds'> & Partial<Pick<Config, 'nameservers' | 'secretKey' | 'zoneMaxRecords' | 'generateMaxRecords' | 'uploadSyncMaxRecords' | 'forwardAddresses'>>
   /** A pino logger; without one the app logs nothing (tests). */
   logger?: FastifyBaseLogger
   /**
@@ -182,5 +184,16 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(failoverRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(probeResultRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(probeRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits } })
+  await app.register(webForwardRoutes, {
+    zones: {
+      store: deps.store,
+      nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
+      secrets: new SecretBox(deps.config.secretKey),
+      clock: systemClock,
+      limits,
+      ...(deps.config.forwardAddresses === undefined ? {} : { forwardAddresses: deps.config.forwardAddresses })
+    }
+  })
+  await app.register(customHeaderRoutes, { store: deps.store })
   return app
 }

@@ -92,6 +92,16 @@ export interface Config {
   probeConcurrency: number
   /** Whether this node runs the probes (and decides pool states) at all. */
   probes: boolean
+  /** Address the web forwarding HTTP server listens on. */
+  forwardHttpHost: string
+  /** Its HTTP port; 0 picks a free one (logged). */
+  forwardHttpPort: number
+  /** Its HTTPS port, only with {@link forwardCertDir}; undefined: no HTTPS. */
+  forwardHttpsPort: number | undefined
+  /** Folder of the certificates the forwarding server answers HTTPS with. */
+  forwardCertDir: string | undefined
+  /** The addresses web-forwarded hosts answer in DNS (A and AAAA records). */
+  forwardAddresses: string[]
 }
 
 export class ConfigError extends Error {}
@@ -156,6 +166,11 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_PROBE_REGION: { default: 'NORTH_AMERICA_EAST', description: 'The region this node\'s probe agent reports in its probe results (one of the real API\'s agent names).' },
   ZONAL_SF_MONITOR_INTERVAL: { default: '60', description: 'Seconds between two runs of the monitor of a simple failover (SF) or simple load balancing (SLB) pool, per record (at least `ZONAL_PROBE_MIN_INTERVAL`).' },
   ZONAL_PROBE_MIN_INTERVAL: { default: '30', description: 'No probe or monitor runs more often than this many seconds, whatever its interval (1–3600).' },
+  ZONAL_FORWARD_HTTP_HOST: { default: '127.0.0.1', description: 'Address the web forwarding server listens on for HTTP (the server that answers the hosts of web forwards with their redirects or frames).' },
+  ZONAL_FORWARD_HTTP_PORT: { default: '0', description: 'The web forwarding server\'s HTTP port; `0` picks a free port (logged). Forwarded hosts are reached on port 80, so in production this is 80 or a port a proxy or firewall rule maps 80 to.' },
+  ZONAL_FORWARD_HTTPS_PORT: { default: '(none)', description: 'The web forwarding server\'s HTTPS port (`0` picks a free one); only with `ZONAL_FORWARD_CERT_DIR`.' },
+  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of the certificates (PEM) the web forwarding server answers HTTPS with; an existing folder.' },
+  ZONAL_FORWARD_ADDRESSES: { default: '(ZONAL_FORWARD_HTTP_HOST when it is one IP address, not a wildcard such as 0.0.0.0; else 127.0.0.1)', description: 'Comma-separated IPv4 and IPv6 addresses where clients reach the web forwarding server: each web-forwarded host answers them in DNS (its IPv4 ones as A records, its IPv6 ones as AAAA, TTL 300), written into the zone with its first forward. Changing it changes a host\'s records the next time one of its forwards is written.' },
   ZONAL_PROBE_CONCURRENCY: { default: '16', description: 'Probe runs this node makes at once (1–256); the others wait their turn. A target that hangs holds one run for its timeout.' }
 }
 
@@ -219,6 +234,27 @@ function rrlExempt (env: Env): string[] {
   return ranges
 }
 
+/** `ZONAL_FORWARD_ADDRESSES`: IP literals, each once; by default the forwarding server's host when it is one. */
+function forwardAddresses (env: Env, host: string): string[] {
+  const raw = env.ZONAL_FORWARD_ADDRESSES
+  if (raw === undefined || raw.trim() === '') return [isIP(host) === 0 || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host]
+  const addresses = raw.split(',').map(s => s.trim())
+  for (const a of addresses) {
+    if (isIP(a) === 0) throw new ConfigError(`ZONAL_FORWARD_ADDRESSES must be comma-separated IPv4 or IPv6 addresses (such as 192.0.2.10,2001:db8::10), got "${a}"`)
+    if (addresses.indexOf(a) !== addresses.lastIndexOf(a)) throw new ConfigError(`ZONAL_FORWARD_ADDRESSES lists ${a} twice`)
+  }
+  return addresses
+}
+
+/** `ZONAL_FORWARD_CERT_DIR` (an existing folder) and `ZONAL_FORWARD_HTTPS_PORT`, which needs it. */
+function forwardHttps (env: Env): { port: number | undefined, certDir: string | undefined } {
+  const dir = text(env, 'ZONAL_FORWARD_CERT_DIR', '')
+  const port = (env.ZONAL_FORWARD_HTTPS_PORT ?? '').trim() === '' ? undefined : int(env, 'ZONAL_FORWARD_HTTPS_PORT', 0, 0, 65535)
+  if (dir !== '' && !existsSync(dir)) throw new ConfigError(`ZONAL_FORWARD_CERT_DIR: no folder "${dir}"`)
+  if (port !== undefined && dir === '') throw new ConfigError('ZONAL_FORWARD_HTTPS_PORT needs ZONAL_FORWARD_CERT_DIR (the certificates HTTPS answers with)')
+  return { port, certDir: dir === '' ? undefined : dir }
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
@@ -235,6 +271,8 @@ export function loadConfig (env: Env = process.env): Config {
   const logLevel = text(env, 'ZONAL_LOG_LEVEL', 'info')
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`ZONAL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const password = env.ZONAL_ADMIN_PASSWORD
+  const forwardHttpHost = text(env, 'ZONAL_FORWARD_HTTP_HOST', '127.0.0.1')
+  const https = forwardHttps(env)
   return {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
     databasePoolSize: int(env, 'ZONAL_DATABASE_POOL_SIZE', 20, 1, 10_000),
@@ -289,6 +327,11 @@ export function loadConfig (env: Env = process.env): Config {
     probeRegion: probeRegion(env),
     sfMonitorIntervalSeconds: int(env, 'ZONAL_SF_MONITOR_INTERVAL', 60, 1, 86400),
     probeMinIntervalSeconds: int(env, 'ZONAL_PROBE_MIN_INTERVAL', 30, 1, 3600),
-    probeConcurrency: int(env, 'ZONAL_PROBE_CONCURRENCY', 16, 1, 256)
+    probeConcurrency: int(env, 'ZONAL_PROBE_CONCURRENCY', 16, 1, 256),
+    forwardHttpHost,
+    forwardHttpPort: int(env, 'ZONAL_FORWARD_HTTP_PORT', 0, 0, 65535),
+    forwardHttpsPort: https.port,
+    forwardCertDir: https.certDir,
+    forwardAddresses: forwardAddresses(env, forwardHttpHost)
   }
 }

@@ -214,7 +214,28 @@ export const catalog = {
   PROBE_AGENTS_EMPTY: { status: 400, errorCode: 53006, message: 'Agents must not be empty.' },
   PROBE_EXPECTED_RESPONSE: { status: 400, errorCode: 130017, message: 'Please enter a valid HTTP Response code value between 2XX and 3XX. If you selected the Advanced Option, multiple HTTP codes must be valid and separated by a \'|\'.' },
   PROBE_TYPE_UNSUPPORTED: { status: 400, errorCode: 130012, message: 'Given probe details is not valid. ({0})' },
-  FAILOVER_DATE_ORDER: { status: 400, errorCode: 53005, message: 'reportEndDateTime is before reportStartDateTime.' }
+  FAILOVER_DATE_ORDER: { status: 400, errorCode: 53005, message: 'reportEndDateTime is before reportStartDateTime.' },
+
+  // Web forwards and custom HTTP headers (src/zones/web-forwards.ts, src/zones/custom-headers.ts).
+  WEB_FORWARD_NOT_FOUND: { status: 404, errorCode: 59002, message: 'Web forward with given guid does not exist under the zone.' },
+  WEB_FORWARD_URL_INVALID: { status: 400, errorCode: 59008, message: 'The target URL is either incorrect or doesn\'t contains supported protocol. ({0} \'{1}\': {2})' },
+  WEB_FORWARD_TYPE_INVALID: { status: 400, errorCode: 59005, message: 'Invalid redirect type: {0} ({1} is one of Framed, HTTP_301_REDIRECT, HTTP_302_REDIRECT, HTTP_303_REDIRECT, HTTP_307_REDIRECT)' },
+  WEB_FORWARD_FIELD_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  WEB_FORWARD_RULES_EMPTY: { status: 400, errorCode: 53006, message: 'records[{0}].rules must not be empty.' },
+  WEB_FORWARD_REDIRECT_NOT_UNIQUE: { status: 400, errorCode: 59007, message: 'All the advanced web forwards should have unique destination of the redirect.' },
+  WEB_FORWARD_ZONE_TYPE: { status: 400, errorCode: 53001, message: 'Invalid zone type: {0} is {1} zone; web forwards belong to primary zones.' },
+  WEB_FORWARD_HOST_OUTSIDE_ZONE: { status: 400, errorCode: 53005, message: 'Invalid input: requestTo host {0} is not in the zone {1}' },
+  WEB_FORWARD_HOST_DELEGATED: { status: 400, errorCode: 53005, message: 'Invalid input: requestTo host {0} is at or below the delegation {1} (NS records), whose names other name servers answer for.' },
+  WEB_FORWARD_HOST_BELOW_DNAME: { status: 400, errorCode: 53005, message: 'Invalid input: requestTo host {0} is below the DNAME record of {1}.' },
+  WEB_FORWARD_HOST_CONFLICT: { status: 400, errorCode: 53005, message: 'Invalid input: the host {0} already has {1} records that no web forward wrote; a web forward points the host\'s A and AAAA records at the forwarding server, so delete its {1} records first.' },
+  WEB_FORWARD_ALREADY_EXISTS: { status: 400, errorCode: 53005, message: 'Invalid input: a web forward for {0} already exists in the zone {1}' },
+  WEB_FORWARD_HEADER_UNKNOWN: { status: 400, errorCode: 53005, message: 'Invalid input: records[{0}].rules[{1}].header \'{2}\' is not a custom header of the account {3} (add it with POST /accounts/{3}/customheaders).' },
+  WEB_FORWARD_LIMIT: { status: 400, errorCode: 53005, message: 'Invalid input: {0}; at most {1} are allowed.' },
+  WEB_FORWARD_SORT_INVALID: { status: 400, errorCode: 70004, message: 'Invalid sort option: {0}' },
+  RRSET_FORWARDED_HOST: { status: 400, errorCode: 53005, message: 'Invalid input: {0} is forwarded by {1} web forward(s); its A and AAAA records point at the forwarding server and are written by the service, so its {2} records cannot be changed through the rrsets API (delete its web forwards first).' },
+  CUSTOM_HEADER_INVALID: { status: 400, errorCode: 53005, message: 'Invalid input: {0}' },
+  CUSTOM_HEADER_EXISTS: { status: 400, errorCode: 53005, message: 'Invalid input: the custom header {0} already exists in the account {1}.' },
+  CUSTOM_HEADER_NOT_FOUND: { status: 404, errorCode: 70001, message: 'Header not found.' }
 } as const satisfies Record<string, ErrorDef>
 
 export type ErrorName = keyof typeof catalog

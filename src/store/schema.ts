@@ -298,6 +298,34 @@ export interface Database {
   failover_events: FailoverEventTable
   dnssec_keys: DnssecKeyTable
   zone_dnssec: ZoneDnssecTable
+  web_forwards: WebForwardTable
+  custom_headers: CustomHeaderTable
+}
+
+/** Web forwards of primary zones (migration 0024); `alternatives` is JSON. */
+export interface WebForwardTable {
+  id: string
+  zone_id: string
+  request_to: string
+  request_key: string
+  host: string
+  owner_key: string
+  path: string
+  anchor: string
+  redirect_to: string
+  mode: string
+  relative: string
+  alternatives: string
+  created_at: string
+  modified_at: string
+}
+
+/** The custom HTTP header names of an account (migration 0024). */
+export interface CustomHeaderTable {
+  account_id: string
+  name_key: string
+  name: string
+  created_at: string
 }
 
 /** DNS health check reports, the two newest versions per zone (migration 0019). */

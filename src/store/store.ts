@@ -6,6 +6,7 @@ import type { ZoneRecord } from '../zone/record.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
 import type { SealedSecret, ZoneSettings } from '../zone/settings.ts'
 import type { StatusCounts } from '../health/score.ts'
+import type { WebForward } from '../forwards/model.ts'
 
 /**
  * The store interfaces: the only way the rest of the service reaches the database.
@@ -957,6 +958,7 @@ export interface Store {
   readonly usage: UsageStore
   readonly traffic: TrafficStore
   readonly dnssec: DnssecStore
+  readonly webForwards: WebForwardStore
   /**
    * Watch zone changes: `onZone(id)` after each committed change of a zone by this process (and,
    * on PostgreSQL, by every process on the database, through LISTEN/NOTIFY); `onResync()` when
@@ -1320,4 +1322,44 @@ export interface DnssecStore {
   delete (zoneId: string): Promise<boolean>
   /** Signed zones with something due at `now` (ISO 8601), most overdue first, at most `limit`. */
   due (now: string, limit: number): Promise<string[]>
+}
+
+/** A web forward as stored: the domain's forward with what the API shows and the store keys it by. */
+export interface StoredWebForward extends WebForward {
+  zoneId: string
+  /** `requestTo` as the user wrote it. */
+  requestTo: string
+  /** Host, path and `#anchor` (host lower case): unique in the zone. */
+  requestKey: string
+  /** The host's canonical sort key in the zone (`rrsets.owner_key`). */
+  ownerKey: string
+}
+
+/**
+ * Web forwards and custom HTTP header names (migration 0024). Reads of one zone take its id (the
+ * caller found the zone in its scope and, for writes, locked it); forwards go with their zone,
+ * header names with their account.
+ */
+export interface WebForwardStore {
+  /** Every forward of the zone, by request key. */
+  list (zoneId: string): Promise<StoredWebForward[]>
+  find (zoneId: string, id: string): Promise<StoredWebForward | undefined>
+  /** A forward of the zone with this request key, if any. */
+  findByRequest (zoneId: string, requestKey: string): Promise<StoredWebForward | undefined>
+  /** How many forwards the zone holds. */
+  count (zoneId: string): Promise<number>
+  /** How many forwards of the zone forward the host of this owner key. */
+  countAtHost (zoneId: string, ownerKey: string): Promise<number>
+  insert (forward: StoredWebForward, at: string): Promise<void>
+  /** Replace a forward's fields (not its id or zone); false when it does not exist. */
+  replace (forward: StoredWebForward, at: string): Promise<boolean>
+  delete (zoneId: string, id: string): Promise<boolean>
+  /** Forwards of every zone by id after `after` (paging), at most `limit` (what the forwarding server loads at start). */
+  page (limit: number, after?: string): Promise<StoredWebForward[]>
+  /** The account's custom header names, as written, in name order. */
+  headers (accountId: string): Promise<string[]>
+  /** Add header names (compared case-insensitively); the names already there are left. Returns those added. */
+  addHeaders (accountId: string, names: readonly string[], at: string): Promise<string[]>
+  /** Delete one header name (any case); false when the account has none such. */
+  deleteHeader (accountId: string, name: string): Promise<boolean>
 }

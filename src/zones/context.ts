@@ -26,6 +26,11 @@ export interface ZoneDeps {
   transferZone?: (zone: WireName, source: { host: string, port: number, key?: TsigKey }, opts?: { maxRecords?: number }) => Promise<TransferredZone>
   /** Zone size limits (`ZONAL_ZONE_MAX_RECORDS` …); the defaults when not given. */
   limits?: ZoneLimits
+  /**
+   * The addresses a web-forwarded host answers (`ZONAL_FORWARD_ADDRESSES`: the forwarding
+   * server's); 127.0.0.1 when not given.
+   */
+  forwardAddresses?: readonly string[]
 }
 
 /** The zone size limits of `deps`. */

@@ -16,6 +16,9 @@ import { targetIn, type RrsetPath, type RrsetTarget } from './rrset-target.ts'
 import { bumpSerial, withSoaSerial } from './serial-bump.ts'
 import { isDnssecType, UNSIGNABLE_POOLS } from './dnssec/types.ts'
 
+/** The types the rrsets API may not write at a web-forwarded host (its A and AAAA are the forwards'; a CNAME would hide them). */
+const FORWARD_GUARDED: ReadonlySet<number> = new Set([RRType.A, RRType.AAAA, RRType.CNAME])
+
 /** The pools probes watch (their probes and states are forgotten with them). */
 const PROBED_POOLS: ReadonlySet<string> = new Set(['SB_POOLS', 'TC_POOLS', 'SF_POOLS', 'SLB_POOLS'])
 
@@ -117,6 +120,11 @@ async function change (deps: ZoneDeps, caller: Caller, path: RrsetPath, plan: (t
     checkWritable(zone)
     // A signed zone's DNSSEC records are the signer's (src/zones/dnssec/).
     if (zone.dnssec_status === 'SIGNED' && isDnssecType(t.type)) throw new ZonalError('DNSSEC_RECORDS_READ_ONLY', typeName(t.type))
+    // A web-forwarded host's address records are its forwards' (zones/web-forwards.ts).
+    if (FORWARD_GUARDED.has(t.type)) {
+      const forwards = await tx.webForwards.countAtHost(zone.id, t.ownerKey)
+      if (forwards > 0) throw new ZonalError('RRSET_FORWARDED_HOST', t.ownerName, forwards, typeName(t.type))
+    }
     const { comment, decide } = plan(t)
     // The rrset, the apex SOA the serial bump reads (unless the rrset is that SOA) and what the
     // placement rules read (the types at the owner, DNAMEs above it): one statement.
@@ -183,7 +191,7 @@ function requireAny (body: Json, fields: readonly string[]): void {
  * @throws ZonalError RRSET_FIELDS_REQUIRED (70005, before the zone is looked up), ZONE_NOT_FOUND
  *   (1801), PERMISSION_DENIED, ZONE_IS_ALIAS (230000), ZONE_IS_SECONDARY (53001), ZONE_SUSPENDED
  *   (1813), FIELD_REQUIRED (55001 `rdata`), INVALID_INPUT (53005: type, owner, ttl, rdata, zone
- *   rules), RRSET_DUPLICATE_RDATA (450001), RRSET_ALREADY_EXISTS (2111), ZONE_TOO_MANY_RECORDS
+ *   rules), RRSET_DUPLICATE_RDATA (450001), RRSET_ALREADY_EXISTS (2111), RRSET_FORWARDED_HOST (53005: A, AAAA or CNAME of a web-forwarded host), ZONE_TOO_MANY_RECORDS
  *   (53005, the zone would go over `ZONAL_ZONE_MAX_RECORDS`), the profile errors of
  *   `validateProfile` (70004, 70007, 70008, 110004 …).
  */

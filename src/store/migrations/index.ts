@@ -23,6 +23,7 @@ import * as m0020 from './0020-dangling-dns.ts'
 import * as m0021 from './0021-usage.ts'
 import * as m0022 from './0022-traffic.ts'
 import * as m0023 from './0023-dnssec.ts'
+import * as m0024 from './0024-web-forwards.ts'
 
 interface EngineMigration {
   up (db: Kysely<any>, engine: EngineName): Promise<void>
@@ -51,7 +52,8 @@ const migrations: Record<string, EngineMigration> = {
   '0020-dangling-dns': m0020,
   '0021-usage': m0021,
   '0022-traffic': m0022,
-  '0023-dnssec': m0023
+  '0023-dnssec': m0023,
+  '0024-web-forwards': m0024
 }
 
 /** Kysely migration provider that hands each migration the engine it runs on. */

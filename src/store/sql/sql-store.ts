@@ -5,7 +5,7 @@ import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
 import { ZonalMigrationProvider } from '../migrations/index.ts'
 import type { Database } from '../schema.ts'
-import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore, DnssecStore } from '../store.ts'
+import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore, DnssecStore, WebForwardStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
 import { SqlAnalyticsDataStore } from './analytics-data.ts'
 import { SqlAuditStore } from './audit.ts'
@@ -26,6 +26,7 @@ import { SqlHealthCheckStore } from './health-checks.ts'
 import { SqlDanglingReportStore } from './dangling-reports.ts'
 import { SqlTrafficStore } from './traffic.ts'
 import { SqlDnssecStore } from './dnssec.ts'
+import { SqlWebForwardStore } from './web-forwards.ts'
 
 /** This process's zone watchers, shared by a store and its transactions. */
 type Watchers = Set<(zoneId: string) => void>
@@ -53,6 +54,7 @@ interface Parts {
   readonly usage: SqlUsageStore
   readonly traffic: TrafficStore
   readonly dnssec: DnssecStore
+  readonly webForwards: WebForwardStore
 }
 
 /**
@@ -127,7 +129,8 @@ export class SqlStore implements Store {
       danglingReports: new SqlDanglingReportStore(db),
       usage: new SqlUsageStore(db, engineImpl, usageClock),
       traffic: new SqlTrafficStore(db, writeTransaction, engineImpl),
-      dnssec: new SqlDnssecStore(db)
+      dnssec: new SqlDnssecStore(db),
+      webForwards: new SqlWebForwardStore(db)
     }
     this.usageClock = usageClock
   }
@@ -152,6 +155,7 @@ export class SqlStore implements Store {
   get usage (): UsageStore { return this.current().parts.usage }
   get traffic (): TrafficStore { return this.current().parts.traffic }
   get dnssec (): DnssecStore { return this.current().parts.dnssec }
+  get webForwards (): WebForwardStore { return this.current().parts.webForwards }
 
   get engine (): Engine['name'] {
     return this.engineImpl.name

@@ -59,11 +59,11 @@ function apiCounts (c: Counts): UsageCounts {
 
 /**
  * The URL and email forwards of the zone `zoneId` (an SQL expression: the id of the zone row
- * read), as SQL expressions. The service has no forwards yet (web forwards come with a later
- * issue, which counts them here): every zone has none.
+ * read), as SQL expressions: its web forwards (migration 0024); the service has no email
+ * forwards (the real API's pages have no API for them), so none.
  */
-function forwardCounts (_zoneId: RawBuilder<unknown>): Record<'url_forwards' | 'email_forwards', RawBuilder<number>> {
-  return { url_forwards: sql<number>`0`, email_forwards: sql<number>`0` }
+function forwardCounts (zoneId: RawBuilder<unknown>): Record<'url_forwards' | 'email_forwards', RawBuilder<number>> {
+  return { url_forwards: sql<number>`(select count(*) from web_forwards w where w.zone_id = ${zoneId})`, email_forwards: sql<number>`0` }
 }
 
 /** A zone's state as accounted before a change and as it stands after it. */

@@ -204,6 +204,7 @@ export class SqlZoneStore implements ZoneStore {
     await this.db.deleteFrom('zone_changes').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zone_snapshot_rrsets').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zone_snapshots').where('zone_id', '=', id).execute()
+    await this.db.deleteFrom('web_forwards').where('zone_id', '=', id).execute()
     await this.db.deleteFrom('zones').where('id', '=', id).execute()
     await this.touched(id)
   }
