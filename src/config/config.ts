@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { parseCidr } from '../dns/server/client-address.ts'
@@ -30,6 +30,13 @@ export interface Config {
   dnsRrlExempt: string[]
   /** UDP read and answered in batches (recvmmsg/sendmmsg) when the addon is built. */
   dnsUdpBatch: boolean
+  /** Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates). */
+  forwardHttpHost: string
+  forwardHttpPort: number
+  /** Used only when `forwardCertDir` holds certificates. */
+  forwardHttpsPort: number
+  /** Folder of the forwarding server's TLS certificates (`serving/forward-certificates.ts`); undefined: no HTTPS. */
+  forwardCertDir: string | undefined
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -117,6 +124,10 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DNS_RRL_SLIP: { default: '2', description: 'Of the UDP responses over the rate limit, every Nth is sent truncated (TC=1, so real clients retry over TCP) and the others dropped; `0` drops them all, `1` truncates them all.' },
   ZONAL_DNS_UDP_BATCH: { default: '1', description: 'UDP queries are read and answered in batches (recvmmsg/sendmmsg, up to 64 datagrams a system call, through the native/udp-batch addon built at install on Linux); where the addon is not built the server reads one datagram at a time (node:dgram) and logs why at start. `0` always uses node:dgram.' },
   ZONAL_DNS_RRL_EXEMPT: { default: '127.0.0.0/8,::1/128', description: 'Comma-separated client addresses or CIDR ranges never rate-limited (local tools, benchmarks); `none` exempts nobody.' },
+  ZONAL_FORWARD_HTTP_HOST: { default: '127.0.0.1', description: 'Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates); `0.0.0.0` or `::` for every address.' },
+  ZONAL_FORWARD_HTTP_PORT: { default: '8081', description: 'Web forwarding server\'s HTTP port (80 in production: point the forwarded hosts\' A/AAAA records at this server); `0` picks a free port (logged).' },
+  ZONAL_FORWARD_HTTPS_PORT: { default: '8443', description: 'Web forwarding server\'s HTTPS port (443 in production), listened on only when `ZONAL_FORWARD_CERT_DIR` holds at least one certificate; `0` picks a free port (logged).' },
+  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of TLS certificates for the forwarded hosts: `<name>.crt` with `<name>.key`, or `<name>/fullchain.pem` with `<name>/privkey.pem` (certbot\'s `live/` folder); each served for the names it holds (wildcards too), chosen by SNI, read again every hour. Unset: no HTTPS.' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
@@ -219,6 +230,14 @@ function rrlExempt (env: Env): string[] {
   return ranges
 }
 
+/** `ZONAL_FORWARD_CERT_DIR`: an existing folder, or undefined when unset. */
+function certDir (env: Env): string | undefined {
+  const dir = (env.ZONAL_FORWARD_CERT_DIR ?? '').trim()
+  if (dir === '') return undefined
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`ZONAL_FORWARD_CERT_DIR: no folder "${dir}"`)
+  return dir
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 /** Read the configuration from an environment. @throws ConfigError naming the variable at fault. */
@@ -250,6 +269,10 @@ export function loadConfig (env: Env = process.env): Config {
     dnsRrlSlip: int(env, 'ZONAL_DNS_RRL_SLIP', 2, 0, 10),
     dnsRrlExempt: rrlExempt(env),
     dnsUdpBatch: int(env, 'ZONAL_DNS_UDP_BATCH', 1, 0, 1) === 1,
+    forwardHttpHost: text(env, 'ZONAL_FORWARD_HTTP_HOST', '127.0.0.1'),
+    forwardHttpPort: int(env, 'ZONAL_FORWARD_HTTP_PORT', 8081, 0, 65535),
+    forwardHttpsPort: int(env, 'ZONAL_FORWARD_HTTPS_PORT', 8443, 0, 65535),
+    forwardCertDir: certDir(env),
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,

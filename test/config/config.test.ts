@@ -156,3 +156,17 @@ describe('probe settings', () => {
     assert.throws(() => loadConfig({ ZONAL_PROBE_MIN_INTERVAL: '0' }), ConfigError)
   })
 })
+
+describe('web forwarding server settings', () => {
+  it('reads the addresses, ports and certificate folder, with their defaults', () => {
+    const d = loadConfig({})
+    assert.deepEqual([d.forwardHttpHost, d.forwardHttpPort, d.forwardHttpsPort, d.forwardCertDir], ['127.0.0.1', 8081, 8443, undefined])
+    const folder = new URL('.', import.meta.url).pathname
+    const c = loadConfig({ ZONAL_FORWARD_HTTP_HOST: '::', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_FORWARD_HTTPS_PORT: '443', ZONAL_FORWARD_CERT_DIR: ` ${folder} ` })
+    assert.deepEqual([c.forwardHttpHost, c.forwardHttpPort, c.forwardHttpsPort, c.forwardCertDir], ['::', 0, 443, folder])
+    throwsNaming({ ZONAL_FORWARD_HTTP_PORT: '65536' }, 'ZONAL_FORWARD_HTTP_PORT')
+    throwsNaming({ ZONAL_FORWARD_HTTPS_PORT: 'https' }, 'ZONAL_FORWARD_HTTPS_PORT')
+    throwsNaming({ ZONAL_FORWARD_CERT_DIR: '/no/such/folder' }, 'ZONAL_FORWARD_CERT_DIR')
+    throwsNaming({ ZONAL_FORWARD_CERT_DIR: new URL(import.meta.url).pathname }, 'ZONAL_FORWARD_CERT_DIR')
+  })
+})

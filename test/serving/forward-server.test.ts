@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect } from 'node:net'
+import { connect as tlsConnect } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -241,6 +242,14 @@ describe('forwarding server over HTTPS (SNI)', () => {
   it('refuses a name no certificate holds, and leaves out a certificate without its key', async () => {
     await assert.rejects(tlsGet('nothing.example.org', certs.www!))
     await assert.rejects(tlsGet('adv.example.org', certs.other!))
+    // A wildcard covers one label.
+    await assert.rejects(tlsGet('a.tls.example.net', certs.wild!))
+    // No SNI at all (a client connecting by address): refused too.
+    const socket = tlsConnect({ host: '127.0.0.1', port: server.httpsPort!, rejectUnauthorized: false })
+    // once() rejects when the socket emits 'error' first.
+    const outcome = await once(socket, 'secureConnect').then(() => 'connected', () => 'refused')
+    socket.destroy()
+    assert.equal(outcome, 'refused')
     assert.ok(warnings.some(w => /key is not the certificate/.test(w)), warnings.join('\n'))
   })
 
