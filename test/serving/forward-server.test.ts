@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { execFile, execFileSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect } from 'node:net'
@@ -187,6 +187,20 @@ describe('forwarding server over HTTPS (SNI)', () => {
     execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-days', '2', '-subj', `/CN=${cn}`, '-addext', `subjectAltName=${sans.map(n => `DNS:${n}`).join(',')}`], { stdio: 'ignore' })
   }
 
+  /** A certificate valid only on 2020-01-01 (openssl ca is the one command that sets the dates). */
+  function expired (certFile: string, keyFile: string, cn: string): void {
+    const ca = mkdtempSync(join(tmpdir(), 'zonal-forward-ca-'))
+    try {
+      writeFileSync(join(ca, 'ca.cnf'), '[ca]\ndefault_ca=d\n[d]\ndatabase=index.txt\nnew_certs_dir=.\nserial=serial\ndefault_md=sha256\npolicy=p\nunique_subject=no\n[p]\ncommonName=supplied\n')
+      writeFileSync(join(ca, 'index.txt'), '')
+      writeFileSync(join(ca, 'serial'), '01\n')
+      execFileSync('openssl', ['req', '-new', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', join(ca, 'r.csr'), '-subj', `/CN=${cn}`], { stdio: 'ignore' })
+      execFileSync('openssl', ['ca', '-batch', '-config', 'ca.cnf', '-selfsign', '-keyfile', keyFile, '-in', 'r.csr', '-out', certFile, '-startdate', '20200101000000Z', '-enddate', '20200102000000Z', '-notext'], { cwd: ca, stdio: 'ignore' })
+    } finally {
+      rmSync(ca, { recursive: true, force: true })
+    }
+  }
+
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'zonal-forward-tls-'))
     // `<name>.crt` + `<name>.key`
@@ -197,9 +211,11 @@ describe('forwarding server over HTTPS (SNI)', () => {
     // a certificate with another certificate's key: left out
     selfSigned(join(dir, 'other.crt'), join(dir, 'unused.key'), 'adv.example.org', ['adv.example.org'])
     execFileSync('cp', [join(dir, 'www.key'), join(dir, 'other.key')])
+    expired(join(dir, 'old.crt'), join(dir, 'old.key'), 'old.example.org')
     certs.www = readFileSync(join(dir, 'www.crt'), 'utf8')
     certs.wild = readFileSync(join(dir, 'example.net', 'fullchain.pem'), 'utf8')
     certs.other = readFileSync(join(dir, 'other.crt'), 'utf8')
+    certs.old = readFileSync(join(dir, 'old.crt'), 'utf8')
     warnings = []
     server = await startForwardServer({
       table: filledTable(),
@@ -239,7 +255,7 @@ describe('forwarding server over HTTPS (SNI)', () => {
     assert.equal(c.headers.location, 'https://target.example.net/tls')
   })
 
-  it('refuses a name no certificate holds, and leaves out a certificate without its key', async () => {
+  it('refuses a name no certificate holds, and leaves out a certificate without its key or expired', async () => {
     await assert.rejects(tlsGet('nothing.example.org', certs.www!))
     await assert.rejects(tlsGet('adv.example.org', certs.other!))
     // A wildcard covers one label.
@@ -251,6 +267,17 @@ describe('forwarding server over HTTPS (SNI)', () => {
     socket.destroy()
     assert.equal(outcome, 'refused')
     assert.ok(warnings.some(w => /key is not the certificate/.test(w)), warnings.join('\n'))
+    // An expired certificate is left out.
+    await assert.rejects(tlsGet('old.example.org', certs.old!))
+    assert.ok(warnings.some(w => /has expired/.test(w)), warnings.join('\n'))
+  })
+
+  it('takes in a certificate added to the folder when it reads the folder again', async () => {
+    await assert.rejects(tlsGet('late.example.org', certs.www!))
+    selfSigned(join(dir, 'late.crt'), join(dir, 'late.key'), 'late.example.org', ['late.example.org'])
+    server.reloadCertificates()
+    const r = await tlsGet('late.example.org', readFileSync(join(dir, 'late.crt'), 'utf8'))
+    assert.equal(r.status, 404)
   })
 
   it('serves no HTTPS when the folder holds no certificate', async () => {
