@@ -4,7 +4,8 @@
 // <hosts> hosts with a path and a query; counts the complete responses (status line, headers,
 // Content-Length body) after the warm-up and checks that each is a 301 with a Location. Raw
 // sockets rather than node:http's client, which would cost more CPU than the servers measured.
-// Prints one JSON line: { requests, seconds, rps, bad, cpuSeconds }.
+// Prints `start` and `stop` as it starts and stops counting (the runner reads the server's CPU
+// time then), then one JSON line: { requests, seconds, rps, bad, cpuSeconds }.
 import { connect, type Socket } from 'node:net'
 
 const [port, connections, seconds, hosts, warmup] = process.argv.slice(2).map(Number) as [number, number, number, number, number]
@@ -46,10 +47,12 @@ function open (): void {
 for (let i = 0; i < connections; i++) open()
 await new Promise(resolve => setTimeout(resolve, warmup * 1000))
 counting = true
+process.stdout.write('start\n')
 const cpu0 = process.cpuUsage()
 const t0 = performance.now()
 await new Promise(resolve => setTimeout(resolve, seconds * 1000))
 counting = false
+process.stdout.write('stop\n')
 const elapsed = (performance.now() - t0) / 1000
 const cpu = process.cpuUsage(cpu0)
 for (const s of sockets) s.destroy()

@@ -6,8 +6,9 @@
 // to CPU 1, when the machine has two CPUs and taskset; the servers take turns (zonal, fastify,
 // fastify, zonal, … BENCH_FORWARD_ROUNDS rounds, 2 by default) with the same generator, for
 // BENCH_FORWARD_SECONDS (10) after 2 s of warm-up each. Reported per run: requests per second, the
-// CPU seconds of the server and of the generator (a generator near one CPU second per second
-// would be the bottleneck); then the ratio of the means, zonal / fastify (target ≥ 0.8).
+// CPU seconds per second of the server and of the generator over the counting window (a generator
+// near one would be the bottleneck), requests per server CPU second; then the ratios of the means,
+// zonal / fastify (target ≥ 0.8).
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
@@ -25,7 +26,7 @@ const fmt = (n: number, digits = 0): string => n.toLocaleString('en-US', { minim
 const load = (): string => loadavg().map(l => l.toFixed(2)).join(' ')
 
 type Kind = 'zonal' | 'fastify'
-interface Run { kind: Kind, rps: number, requests: number, bad: number, serverCpu: number, loadCpu: number, wall: number, load: string }
+interface Run { kind: Kind, rps: number, requests: number, bad: number, serverCpu: number, loadCpu: number, load: string }
 
 /** User and system CPU seconds of a process so far, from /proc (Linux). */
 function cpuSeconds (pid: number): number {
@@ -46,19 +47,22 @@ async function run (kind: Kind): Promise<Run> {
     }
     const port = Number(out.trim())
     const l = load()
-    const cpu0 = cpuSeconds(server.pid!)
-    const t0 = performance.now()
     const [lcmd, largs] = pinned(CLIENT_CPU, process.execPath, [`${here}load.ts`, String(port), String(CONNECTIONS), String(SECONDS), String(HOSTS), String(WARMUP)])
     const gen = spawn(lcmd, largs, { stdio: ['ignore', 'pipe', 'inherit'] })
-    let result = ''
+    // The server's CPU time over the counting window only: read when the generator says start and stop.
+    let cpuStart = NaN
+    let cpuStop = NaN
+    let out2 = ''
     gen.stdout.setEncoding('utf8')
-    gen.stdout.on('data', (d: string) => { result += d })
+    gen.stdout.on('data', (d: string) => {
+      out2 += d
+      if (Number.isNaN(cpuStart) && out2.includes('start\n')) cpuStart = cpuSeconds(server.pid!)
+      if (Number.isNaN(cpuStop) && out2.includes('stop\n')) cpuStop = cpuSeconds(server.pid!)
+    })
     const [code] = await once(gen, 'exit') as [number]
     if (code !== 0) throw new Error(`load generator failed (${code})`)
-    const wall = (performance.now() - t0) / 1000
-    const serverCpu = cpuSeconds(server.pid!) - cpu0
-    const r = JSON.parse(result) as { requests: number, rps: number, bad: number, cpuSeconds: number }
-    return { kind, rps: r.rps, requests: r.requests, bad: r.bad, serverCpu: serverCpu / wall, loadCpu: r.cpuSeconds / SECONDS, wall, load: l }
+    const r = JSON.parse(out2.split('\n').filter(line => line.startsWith('{'))[0]!) as { requests: number, seconds: number, rps: number, bad: number, cpuSeconds: number }
+    return { kind, rps: r.rps, requests: r.requests, bad: r.bad, serverCpu: (cpuStop - cpuStart) / r.seconds, loadCpu: r.cpuSeconds / r.seconds, load: l }
   } finally {
     server.kill('SIGTERM')
     if (server.exitCode === null) await once(server, 'exit')
@@ -71,18 +75,21 @@ const runs: Run[] = []
 for (const kind of order) {
   const r = await run(kind)
   runs.push(r)
-  process.stdout.write(`${kind.padEnd(7)}: ${fmt(r.rps)} req/s (${fmt(r.requests)} in ${SECONDS} s, ${r.bad} not as expected), server ${fmt(r.serverCpu, 2)} CPU s/s, generator ${fmt(r.loadCpu, 2)} CPU s/s, load ${r.load}\n`)
+  process.stdout.write(`${kind.padEnd(7)}: ${fmt(r.rps)} req/s (${fmt(r.requests)} in ${SECONDS} s, ${r.bad} not as expected), server ${fmt(r.serverCpu, 2)} CPU s/s (${fmt(r.rps / r.serverCpu)} req per CPU s), generator ${fmt(r.loadCpu, 2)} CPU s/s, load ${r.load}\n`)
   if (r.bad > 0) process.exitCode = 1
 }
-const mean = (kind: Kind): number => { const xs = runs.filter(r => r.kind === kind).map(r => r.rps); return xs.reduce((a, b) => a + b, 0) / xs.length }
+const meanOf = (kind: Kind, f: (r: Run) => number): number => { const xs = runs.filter(r => r.kind === kind).map(f); return xs.reduce((a, b) => a + b, 0) / xs.length }
+const mean = (kind: Kind): number => meanOf(kind, r => r.rps)
+const perCpu = (kind: Kind): number => meanOf(kind, r => r.rps / r.serverCpu)
 process.stdout.write([
   '',
   `${fmt(HOSTS)} forwards (301, PARAMETER_AND_PATH), ${CONNECTIONS} keep-alive connections, one request in flight each; ${SECONDS} s runs after ${WARMUP} s of warm-up; ${PINNED ? `servers on CPU ${SERVER_CPU}, generator on CPU ${CLIENT_CPU}` : 'nothing pinned'}`,
   '',
-  '| run | server | req/s | server CPU s/s | generator CPU s/s | load at start |',
-  '|---|---|---|---|---|---|',
-  ...runs.map((r, i) => `| ${i + 1} | ${r.kind} | ${fmt(r.rps)} | ${fmt(r.serverCpu, 2)} | ${fmt(r.loadCpu, 2)} | ${r.load} |`),
+  '| run | server | req/s | server CPU s/s | req per server CPU s | generator CPU s/s | load at start |',
+  '|---|---|---|---|---|---|---|',
+  ...runs.map((r, i) => `| ${i + 1} | ${r.kind} | ${fmt(r.rps)} | ${fmt(r.serverCpu, 2)} | ${fmt(r.rps / r.serverCpu)} | ${fmt(r.loadCpu, 2)} | ${r.load} |`),
   '',
   `Mean req/s: zonal ${fmt(mean('zonal'))}, fastify ${fmt(mean('fastify'))}; zonal/fastify ${(mean('zonal') / mean('fastify')).toFixed(3)} (target ≥ 0.8).`,
+  `Mean requests per server CPU second: zonal ${fmt(perCpu('zonal'))}, fastify ${fmt(perCpu('fastify'))}; zonal/fastify ${(perCpu('zonal') / perCpu('fastify')).toFixed(3)} (the fairer figure when other work shares the CPUs).`,
   ''
 ].join('\n'))

@@ -103,7 +103,8 @@ export function forwardHandler (table: ForwardTable, log?: ForwardServerLog): (r
       const answer = respond(forward, { method: req.method ?? 'GET', path, query, headers: req.headers })
       if (hasBody(req)) res.setHeader('connection', 'close')
       res.writeHead(answer.status, answer.headers)
-      res.end(answer.body)
+      if (answer.body === '') res.end()
+      else res.end(answer.body)
     } catch (err) {
       log?.warn({ err }, 'web forwards: a request could not be answered')
       if (!res.headersSent) res.writeHead(500, { 'content-length': '0', connection: 'close' })
