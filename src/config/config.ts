@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs'
+import { existsSync, statSync } from 'node:fs'
 import { isIP } from 'node:net'
 import { availableParallelism } from 'node:os'
 import { parseCidr } from '../dns/server/client-address.ts'
@@ -30,6 +30,13 @@ export interface Config {
   dnsRrlExempt: string[]
   /** UDP read and answered in batches (recvmmsg/sendmmsg) when the addon is built. */
   dnsUdpBatch: boolean
+  /** Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates). */
+  forwardHttpHost: string
+  forwardHttpPort: number
+  /** Used only when `forwardCertDir` holds certificates. */
+  forwardHttpsPort: number
+  /** Folder of the forwarding server's TLS certificates (`serving/forward-certificates.ts`); undefined: no HTTPS. */
+  forwardCertDir: string | undefined
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -92,14 +99,6 @@ export interface Config {
   probeConcurrency: number
   /** Whether this node runs the probes (and decides pool states) at all. */
   probes: boolean
-  /** Address the web forwarding HTTP server listens on. */
-  forwardHttpHost: string
-  /** Its HTTP port; 0 picks a free one (logged). */
-  forwardHttpPort: number
-  /** Its HTTPS port, only with {@link forwardCertDir}; undefined: no HTTPS. */
-  forwardHttpsPort: number | undefined
-  /** Folder of the certificates the forwarding server answers HTTPS with. */
-  forwardCertDir: string | undefined
   /** The addresses web-forwarded hosts answer in DNS (A and AAAA records). */
   forwardAddresses: string[]
 }
@@ -127,6 +126,11 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DNS_RRL_SLIP: { default: '2', description: 'Of the UDP responses over the rate limit, every Nth is sent truncated (TC=1, so real clients retry over TCP) and the others dropped; `0` drops them all, `1` truncates them all.' },
   ZONAL_DNS_UDP_BATCH: { default: '1', description: 'UDP queries are read and answered in batches (recvmmsg/sendmmsg, up to 64 datagrams a system call, through the native/udp-batch addon built at install on Linux); where the addon is not built the server reads one datagram at a time (node:dgram) and logs why at start. `0` always uses node:dgram.' },
   ZONAL_DNS_RRL_EXEMPT: { default: '127.0.0.0/8,::1/128', description: 'Comma-separated client addresses or CIDR ranges never rate-limited (local tools, benchmarks); `none` exempts nobody.' },
+  ZONAL_FORWARD_HTTP_HOST: { default: '127.0.0.1', description: 'Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates); `0.0.0.0` or `::` for every address.' },
+  ZONAL_FORWARD_HTTP_PORT: { default: '8081', description: 'Web forwarding server\'s HTTP port (80 in production: point the forwarded hosts\' A/AAAA records at this server); `0` picks a free port (logged).' },
+  ZONAL_FORWARD_HTTPS_PORT: { default: '8443', description: 'Web forwarding server\'s HTTPS port (443 in production), listened on only when `ZONAL_FORWARD_CERT_DIR` holds at least one certificate; `0` picks a free port (logged).' },
+  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of TLS certificates for the forwarded hosts: `<name>.crt` with `<name>.key`, or `<name>/fullchain.pem` with `<name>/privkey.pem` (certbot\'s `live/` folder); each served for the names it holds (wildcards too), chosen by SNI, read again every hour. Unset: no HTTPS.' },
+  ZONAL_FORWARD_ADDRESSES: { default: '(ZONAL_FORWARD_HTTP_HOST when it is one IP address, not a wildcard such as 0.0.0.0; else 127.0.0.1)', description: 'Comma-separated IPv4 and IPv6 addresses where clients reach the web forwarding server: each web-forwarded host answers them in DNS (its IPv4 ones as A records, its IPv6 ones as AAAA, TTL 300), written into the zone with its first forward. Changing it changes a host\'s records the next time one of its forwards is written.' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
   ZONAL_ADMIN_PASSWORD: { default: '(generated)', description: 'First start only: the admin password; when unset a strong one is generated and printed once.' },
@@ -166,11 +170,6 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_PROBE_REGION: { default: 'NORTH_AMERICA_EAST', description: 'The region this node\'s probe agent reports in its probe results (one of the real API\'s agent names).' },
   ZONAL_SF_MONITOR_INTERVAL: { default: '60', description: 'Seconds between two runs of the monitor of a simple failover (SF) or simple load balancing (SLB) pool, per record (at least `ZONAL_PROBE_MIN_INTERVAL`).' },
   ZONAL_PROBE_MIN_INTERVAL: { default: '30', description: 'No probe or monitor runs more often than this many seconds, whatever its interval (1–3600).' },
-  ZONAL_FORWARD_HTTP_HOST: { default: '127.0.0.1', description: 'Address the web forwarding server listens on for HTTP (the server that answers the hosts of web forwards with their redirects or frames).' },
-  ZONAL_FORWARD_HTTP_PORT: { default: '0', description: 'The web forwarding server\'s HTTP port; `0` picks a free port (logged). Forwarded hosts are reached on port 80, so in production this is 80 or a port a proxy or firewall rule maps 80 to.' },
-  ZONAL_FORWARD_HTTPS_PORT: { default: '(none)', description: 'The web forwarding server\'s HTTPS port (`0` picks a free one); only with `ZONAL_FORWARD_CERT_DIR`.' },
-  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of the certificates (PEM) the web forwarding server answers HTTPS with; an existing folder.' },
-  ZONAL_FORWARD_ADDRESSES: { default: '(ZONAL_FORWARD_HTTP_HOST when it is one IP address, not a wildcard such as 0.0.0.0; else 127.0.0.1)', description: 'Comma-separated IPv4 and IPv6 addresses where clients reach the web forwarding server: each web-forwarded host answers them in DNS (its IPv4 ones as A records, its IPv6 ones as AAAA, TTL 300), written into the zone with its first forward. Changing it changes a host\'s records the next time one of its forwards is written.' },
   ZONAL_PROBE_CONCURRENCY: { default: '16', description: 'Probe runs this node makes at once (1–256); the others wait their turn. A target that hangs holds one run for its timeout.' }
 }
 
@@ -246,13 +245,12 @@ function forwardAddresses (env: Env, host: string): string[] {
   return addresses
 }
 
-/** `ZONAL_FORWARD_CERT_DIR` (an existing folder) and `ZONAL_FORWARD_HTTPS_PORT`, which needs it. */
-function forwardHttps (env: Env): { port: number | undefined, certDir: string | undefined } {
-  const dir = text(env, 'ZONAL_FORWARD_CERT_DIR', '')
-  const port = (env.ZONAL_FORWARD_HTTPS_PORT ?? '').trim() === '' ? undefined : int(env, 'ZONAL_FORWARD_HTTPS_PORT', 0, 0, 65535)
-  if (dir !== '' && !existsSync(dir)) throw new ConfigError(`ZONAL_FORWARD_CERT_DIR: no folder "${dir}"`)
-  if (port !== undefined && dir === '') throw new ConfigError('ZONAL_FORWARD_HTTPS_PORT needs ZONAL_FORWARD_CERT_DIR (the certificates HTTPS answers with)')
-  return { port, certDir: dir === '' ? undefined : dir }
+/** `ZONAL_FORWARD_CERT_DIR`: an existing folder, or undefined when unset. */
+function certDir (env: Env): string | undefined {
+  const dir = (env.ZONAL_FORWARD_CERT_DIR ?? '').trim()
+  if (dir === '') return undefined
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new ConfigError(`ZONAL_FORWARD_CERT_DIR: no folder "${dir}"`)
+  return dir
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
@@ -272,7 +270,6 @@ export function loadConfig (env: Env = process.env): Config {
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`ZONAL_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
   const password = env.ZONAL_ADMIN_PASSWORD
   const forwardHttpHost = text(env, 'ZONAL_FORWARD_HTTP_HOST', '127.0.0.1')
-  const https = forwardHttps(env)
   return {
     databaseUrl: text(env, 'ZONAL_DATABASE_URL', 'sqlite:./data/zonal.db'),
     databasePoolSize: int(env, 'ZONAL_DATABASE_POOL_SIZE', 20, 1, 10_000),
@@ -288,6 +285,10 @@ export function loadConfig (env: Env = process.env): Config {
     dnsRrlSlip: int(env, 'ZONAL_DNS_RRL_SLIP', 2, 0, 10),
     dnsRrlExempt: rrlExempt(env),
     dnsUdpBatch: int(env, 'ZONAL_DNS_UDP_BATCH', 1, 0, 1) === 1,
+    forwardHttpHost,
+    forwardHttpPort: int(env, 'ZONAL_FORWARD_HTTP_PORT', 8081, 0, 65535),
+    forwardHttpsPort: int(env, 'ZONAL_FORWARD_HTTPS_PORT', 8443, 0, 65535),
+    forwardCertDir: certDir(env),
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,
@@ -328,10 +329,6 @@ export function loadConfig (env: Env = process.env): Config {
     sfMonitorIntervalSeconds: int(env, 'ZONAL_SF_MONITOR_INTERVAL', 60, 1, 86400),
     probeMinIntervalSeconds: int(env, 'ZONAL_PROBE_MIN_INTERVAL', 30, 1, 3600),
     probeConcurrency: int(env, 'ZONAL_PROBE_CONCURRENCY', 16, 1, 256),
-    forwardHttpHost,
-    forwardHttpPort: int(env, 'ZONAL_FORWARD_HTTP_PORT', 0, 0, 65535),
-    forwardHttpsPort: https.port,
-    forwardCertDir: https.certDir,
     forwardAddresses: forwardAddresses(env, forwardHttpHost)
   }
 }

@@ -1,0 +1,200 @@
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import type { SecureContext } from 'node:tls'
+import { respond } from '../forwards/respond.ts'
+import type { ForwardTable } from '../forwards/table.ts'
+import { contextFor, loadCertificates } from './forward-certificates.ts'
+
+/**
+ * The forwarding HTTP server: answers every request from the `ForwardTable` (a map read and a
+ * string built, `forwards/respond.ts`) with a redirect, a framed page or 404. It never fetches
+ * the target, never follows a redirect, never reads a request body, and logs nothing per request.
+ */
+
+export interface ForwardServerLog {
+  info (obj: object, msg: string): void
+  warn (obj: object, msg: string): void
+}
+
+/** Limits against clients that hold connections open or send too much. */
+export interface ForwardServerLimits {
+  /** Time a client has to send the request line and headers (slow-header clients are cut off). */
+  headersTimeoutMs: number
+  /** Time a client has to send a whole request. */
+  requestTimeoutMs: number
+  /** Time an idle keep-alive connection stays open. */
+  keepAliveTimeoutMs: number
+  /** How often connections are checked against the two timeouts above. */
+  checkIntervalMs: number
+  /** Bytes of request line and headers at most (more: 431). */
+  maxHeaderSize: number
+  /** Connections open at once per listener (more are closed at once). */
+  maxConnections: number
+  /** Seconds between two readings of the certificate folder (renewed certificates taken in). */
+  certReloadSeconds: number
+}
+
+export const DEFAULT_FORWARD_LIMITS: ForwardServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 15_000,
+  keepAliveTimeoutMs: 5_000,
+  checkIntervalMs: 1_000,
+  maxHeaderSize: 8 * 1024,
+  maxConnections: 10_000,
+  certReloadSeconds: 3600
+}
+
+export interface ForwardServerOptions {
+  table: ForwardTable
+  /** Address both listeners bind. */
+  host: string
+  /** HTTP port; 0 picks a free one. */
+  port: number
+  /** HTTPS port, used only when `certDir` holds at least one certificate; 0 picks a free one. */
+  httpsPort?: number
+  /** The certificate folder (`forward-certificates.ts` gives the layouts). */
+  certDir?: string
+  log?: ForwardServerLog
+  limits?: Partial<ForwardServerLimits>
+}
+
+export interface ForwardServer {
+  httpPort: number
+  /** Present when the HTTPS listener runs. */
+  httpsPort?: number
+  /** Reads the certificate folder again now (also done every `certReloadSeconds`). */
+  reloadCertificates (): void
+  close (): Promise<void>
+}
+
+/** Whether a request says it has a body (which is never read: the connection is closed after the answer). */
+function hasBody (req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+const ABSOLUTE_FORM = /^https?:\/\/(?:[^/?#@]*@)?([^/?#]*)([^#]*)/i
+
+/** The request handler both listeners share. */
+export function forwardHandler (table: ForwardTable, log?: ForwardServerLog): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    try {
+      const target = req.url ?? ''
+      let host = req.headers.host
+      let pathAndQuery: string
+      if (target.charCodeAt(0) === 0x2f /* / */) {
+        pathAndQuery = target
+      } else {
+        // RFC 9112 §3.2.2: a request in absolute form names its host in the URI.
+        const m = ABSOLUTE_FORM.exec(target)
+        if (m === null) {
+          res.writeHead(400, { 'content-length': '0', connection: 'close' }).end()
+          return
+        }
+        host = m[1]
+        pathAndQuery = m[2]!.startsWith('/') ? m[2]! : `/${m[2]!}`
+      }
+      const q = pathAndQuery.indexOf('?')
+      const path = q < 0 ? pathAndQuery : pathAndQuery.slice(0, q)
+      const query = q < 0 ? '' : pathAndQuery.slice(q + 1)
+      const forward = host === undefined ? undefined : table.lookup(host, path)
+      const answer = respond(forward, { method: req.method ?? 'GET', path, query, headers: req.headers })
+      if (hasBody(req)) res.setHeader('connection', 'close')
+      res.writeHead(answer.status, answer.headers)
+      if (answer.body === '') res.end()
+      else res.end(answer.body)
+    } catch (err) {
+      log?.warn({ err }, 'web forwards: a request could not be answered')
+      if (!res.headersSent) res.writeHead(500, { 'content-length': '0', connection: 'close' })
+      res.end()
+    }
+  }
+}
+
+async function listen (server: Server, host: string, port: number): Promise<number> {
+  server.listen(port, host)
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([err]) => { throw err })])
+  return (server.address() as AddressInfo).port
+}
+
+function limit (server: Server, limits: ForwardServerLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs
+  server.requestTimeout = limits.requestTimeoutMs
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs
+  server.maxConnections = limits.maxConnections
+}
+
+/**
+ * Starts the forwarding server: HTTP on `host:port` always; HTTPS on `host:httpsPort` when
+ * `httpsPort` is given and `certDir` holds certificates, each picked by the name the client asks
+ * for (SNI); a client asking for a name no certificate holds (or for none) is refused in the TLS
+ * handshake.
+ *
+ * @returns the ports bound, a reload of the certificates, and `close()` (stops both listeners
+ *   and closes every connection).
+ */
+export async function startForwardServer (options: ForwardServerOptions): Promise<ForwardServer> {
+  const limits = { ...DEFAULT_FORWARD_LIMITS, ...options.limits }
+  const handler = forwardHandler(options.table, options.log)
+  const serverOptions = { maxHeaderSize: limits.maxHeaderSize, connectionsCheckingInterval: limits.checkIntervalMs }
+  const http = createServer(serverOptions, handler)
+  limit(http, limits)
+  const httpPort = await listen(http, options.host, options.port)
+
+  let contexts = new Map<string, SecureContext>()
+  const reloadCertificates = (): void => {
+    if (options.certDir === undefined) return
+    try {
+      contexts = loadCertificates(options.certDir, options.log).contexts
+    } catch (err) {
+      options.log?.warn({ err, dir: options.certDir }, 'web forwards: the certificate folder could not be read')
+    }
+  }
+  reloadCertificates()
+
+  let https: Server | undefined
+  let httpsPort: number | undefined
+  let timer: NodeJS.Timeout | undefined
+  if (options.httpsPort !== undefined && contexts.size > 0) {
+    https = createHttpsServer({
+      ...serverOptions,
+      // A TLS handshake that never ends is cut off like slow headers.
+      handshakeTimeout: limits.headersTimeoutMs,
+      SNICallback: (name, cb) => {
+        const context = contextFor(contexts, name)
+        if (context === undefined) cb(new Error(`no certificate for ${name}`))
+        else cb(null, context)
+      }
+    }, handler)
+    limit(https, limits)
+    try {
+      httpsPort = await listen(https, options.host, options.httpsPort)
+    } catch (err) {
+      http.close()
+      http.closeAllConnections()
+      throw err
+    }
+    timer = setInterval(reloadCertificates, limits.certReloadSeconds * 1000)
+    timer.unref()
+  } else if (options.httpsPort !== undefined) {
+    options.log?.warn({ dir: options.certDir ?? null }, 'web forwards: no certificate found, so no HTTPS listener')
+  }
+  options.log?.info({ host: options.host, httpPort, httpsPort: httpsPort ?? null, names: [...contexts.keys()] }, 'web forwards: forwarding server listening')
+
+  return {
+    httpPort,
+    ...(httpsPort === undefined ? {} : { httpsPort }),
+    reloadCertificates,
+    async close () {
+      if (timer !== undefined) clearInterval(timer)
+      const servers = https === undefined ? [http] : [http, https]
+      await Promise.all(servers.map(async s => {
+        const closed = new Promise<void>(resolve => s.close(() => resolve()))
+        s.closeAllConnections()
+        await closed
+      }))
+    }
+  }
+}
