@@ -33,6 +33,9 @@ import { closeSharedPool } from '../util/worker-pool.ts'
 import { HealthChecker } from '../health/service.ts'
 import { TrafficService } from '../traffic/service.ts'
 import { resolverServers } from '../health/resolvers.ts'
+import { ForwardTable } from '../forwards/table.ts'
+import { ForwardSync } from '../serving/forward-sync.ts'
+import { startForwardServer, type ForwardServer } from '../serving/forward-server.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 /** A zone changed through the API is health-checked this long after its last change. */
@@ -48,6 +51,8 @@ export interface RunningService {
   dns: DnsService
   /** Refreshes secondary zones from their primaries. */
   secondaries: SecondaryRefresher
+  /** The web forwarding server (its ports) and the sync that keeps its table of forwards current. */
+  forwards: { server: ForwardServer, sync: ForwardSync, table: ForwardTable }
   /**
    * The capture of answered DNS queries and the counts it feeds (shown at `/metrics`); `flush`
    * resolves once every query answered so far (by every DNS worker) has reached the counts.
@@ -190,6 +195,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     onExpired: (zoneId, expired) => dnsRef?.sync.setExpired(zoneId, expired)
   })
   let dns: DnsService
+  const forwardTable = new ForwardTable()
+  const forwardSync = new ForwardSync(store, forwardTable, logger.child({ part: 'forwards' }))
+  let forwarder: ForwardServer | undefined
   try {
     dns = await startDns(store, {
       hosts: config.dnsHosts,
@@ -210,11 +218,23 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     })
     dnsRef = dns
     poolHealthTarget = dns
+    // Every forward in the table before the forwarding server answers its first request.
+    await forwardSync.start()
+    forwarder = await startForwardServer({
+      table: forwardTable,
+      host: config.forwardHttpHost,
+      port: config.forwardHttpPort,
+      httpsPort: config.forwardHttpsPort,
+      ...(config.forwardCertDir === undefined ? {} : { certDir: config.forwardCertDir }),
+      log: logger.child({ part: 'forwarder' })
+    })
     await refresher.start()
     await health.startSchedule()
     traffic.start()
     analytics?.start()
   } catch (err) {
+    await forwarder?.close()
+    await forwardSync.stop()
     await traffic.stop()
     await health.stop()
     await refresher.stop()
@@ -229,6 +249,9 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     throw err
   }
   logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, workers: config.dnsWorkers, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
+
+  const forwardServer = forwarder
+  logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? 'off (no certificate in ZONAL_FORWARD_CERT_DIR)', forwards: forwardTable.size }, 'web forwarding server listening')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
@@ -245,6 +268,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
+    forwards: { server: forwardServer, sync: forwardSync, table: forwardTable },
     health,
     traffic,
     queryCounts: analytics?.queryVolume,
@@ -273,6 +297,8 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         } finally {
           clearInterval(idle)
         }
+        await forwardServer.close()
+        await forwardSync.stop()
         await refresher.stop()
         await health.stop()
         await traffic.stop()

@@ -31,7 +31,7 @@ describe('sqlite: DNS query capture in the running service', () => {
 
   before(async () => {
     db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ZONAL_NODE_NAME: 'edge-test-3' }))
+    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ZONAL_NODE_NAME: 'edge-test-3' }))
     const base = `http://127.0.0.1:${service.httpPort}`
     const token = await (await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: 'admin password' }) })).json() as { accessToken: string }
     const res = await fetch(`${base}/zones`, { method: 'POST', headers: { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' }, body: JSON.stringify({ properties: { name: 'example.org', type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' } }) })

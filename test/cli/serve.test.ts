@@ -13,7 +13,7 @@ interface LogLine { msg?: string, port?: number }
 async function npmStart (env: Record<string, string>) {
   const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
-    env: { ...process.env, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ...env },
+    env: { ...process.env, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true
   })

@@ -23,6 +23,7 @@ export async function startTestService (adminPassword: string, env: Record<strin
   const service = await startService(loadConfig({
     ZONAL_DATABASE_URL: db.url,
     ZONAL_HTTP_PORT: '0',
+    ZONAL_FORWARD_HTTP_PORT: '0',
     ZONAL_DNS_PORT: '0',
     ZONAL_ADMIN_PASSWORD: adminPassword,
     ZONAL_LOG_LEVEL: 'silent',

@@ -80,7 +80,7 @@ describe('a secondary zone and a fake primary', () => {
 
   before(async () => {
     db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
+    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
     primary = await fakePrimary(0, () => mode)
     port = (primary.address() as { port: number }).port
     base = `http://127.0.0.1:${service.httpPort}`

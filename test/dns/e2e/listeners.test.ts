@@ -17,7 +17,7 @@ const noIpv6 = await ipv6Unavailable()
 if (noIpv6 !== false) process.stdout.write(`# IPv6 service tests SKIPPED: ${noIpv6}\n`)
 
 async function serve (db: TestDatabase, env: Record<string, string>): Promise<RunningService> {
-  const service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ...env }))
+  const service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ...env }))
   await storeZone(service.store, 'default', 'example.org.', ZONE.replace(/^\$ORIGIN.*\n/, ''))
   return service
 }

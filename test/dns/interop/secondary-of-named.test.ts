@@ -43,7 +43,7 @@ describe('Zonal as a secondary of BIND named', { skip }, () => {
   before(async () => {
     db = await freshDatabase('sqlite')
     const dnsPort = await freeDnsPort()
-    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: String(dnsPort), ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
+    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: String(dnsPort), ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent' }))
     named = await startNamed({
       notifyPorts: [dnsPort],
       files: { 'upstream.db': ZONE, 'copyme.db': ZONE.replaceAll('upstream.test.', 'copyme.test.'), 'plain.db': ZONE.replaceAll('upstream.test.', 'plain.test.') },

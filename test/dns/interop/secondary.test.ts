@@ -83,7 +83,7 @@ describe('BIND named as a secondary of our zones', { skip }, () => {
 
   before(async () => {
     db = await freshDatabase('sqlite')
-    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ZONAL_NAMESERVERS: 'ns1.example.net.,ns2.example.net.' }))
+    service = await startService(loadConfig({ ZONAL_DATABASE_URL: db.url, ZONAL_HTTP_PORT: '0', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_DNS_PORT: '0', ZONAL_ADMIN_PASSWORD: 'admin password', ZONAL_LOG_LEVEL: 'silent', ZONAL_NAMESERVERS: 'ns1.example.net.,ns2.example.net.' }))
     base = `http://127.0.0.1:${service.httpPort}`
     const token = await (await fetch(`${base}/authorization/token`, { method: 'POST', body: new URLSearchParams({ grant_type: 'password', username: 'admin', password: 'admin password' }) })).json() as { accessToken: string }
     headers = { authorization: `Bearer ${token.accessToken}`, 'content-type': 'application/json' }
