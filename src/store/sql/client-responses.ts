@@ -1,7 +1,9 @@
 import { sql, type Kysely } from 'kysely'
 import type { Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
-import type { ClientResponseQuery, ClientResponseReportRow, ClientResponseRow, ClientResponseStore } from '../store.ts'
+import type {
+  ClientNetworkQuery, ClientNetworkRow, ClientResponseQuery, ClientResponseReportRow, ClientResponseRow, ClientResponseStore, ClientTrafficQuery, ClientZoneCountries
+} from '../store.ts'
 
 /** Rows per INSERT (PostgreSQL): 9 parameters a row stays far below its limit. */
 const ROWS_PER_STATEMENT = 500
@@ -92,5 +94,75 @@ export class SqlClientResponseStore implements ClientResponseStore {
       lastDay: r.last_day,
       responses: Number(r.responses)
     }))
+  }
+
+  /** The rows of the accounts' zones (or one) in the range of days. */
+  private traffic (q: ClientTrafficQuery) {
+    let query = this.db.selectFrom('client_responses as c')
+      .innerJoin('zones as z', join => join.onRef('z.name', '=', 'c.zone').on('z.account_id', 'in', [...q.accountIds]))
+      .where('c.day', '>=', q.from)
+      .where('c.day', '<=', q.to)
+    if (q.zone !== undefined) query = query.where('c.zone', '=', q.zone)
+    return query
+  }
+
+  async countriesByZone (q: ClientTrafficQuery): Promise<ClientZoneCountries[]> {
+    if (q.accountIds.length === 0) return []
+    // The page of zones first, then their countries: one statement, whatever the page's size.
+    const page = this.traffic(q)
+      .select(['z.account_id as account_id', 'c.zone as zone'])
+      .groupBy(['z.account_id', 'c.zone'])
+      .orderBy('c.zone')
+      .orderBy('z.account_id')
+      .limit(q.limit)
+      .offset(q.offset)
+    const rows = await this.db.selectFrom(page.as('p'))
+      .innerJoin('client_responses as c', 'c.zone', 'p.zone')
+      .where('c.day', '>=', q.from)
+      .where('c.day', '<=', q.to)
+      .select(['p.account_id', 'p.zone', 'c.country'])
+      .select(eb => [
+        eb.fn.min('c.day').as('first_day'),
+        eb.fn.max('c.day').as('last_day'),
+        eb.fn.sum<string | number>('c.responses').as('responses')
+      ])
+      .groupBy(['p.account_id', 'p.zone', 'c.country'])
+      .orderBy('p.zone')
+      .orderBy('p.account_id')
+      .orderBy('c.country')
+      .execute()
+    const out: ClientZoneCountries[] = []
+    for (const r of rows) {
+      let zone = out.at(-1)
+      if (zone === undefined || zone.zone !== r.zone || zone.accountId !== r.account_id) {
+        zone = { accountId: r.account_id, zone: r.zone, firstDay: r.first_day, lastDay: r.last_day, countries: [] }
+        out.push(zone)
+      }
+      if (r.first_day < zone.firstDay) zone.firstDay = r.first_day
+      if (r.last_day > zone.lastDay) zone.lastDay = r.last_day
+      zone.countries.push({ country: r.country, responses: Number(r.responses) })
+    }
+    return out
+  }
+
+  async networks (q: ClientNetworkQuery): Promise<ClientNetworkRow[]> {
+    if (q.accountIds.length === 0) return []
+    let query = this.traffic(q).where('c.class_c', '<>', '')
+    if (q.country !== undefined) query = query.where('c.country', '=', q.country.toLowerCase())
+    const rows = await query
+      .select(['z.account_id', 'c.class_c'])
+      .select(eb => [
+        eb.fn.min('c.day').as('first_day'),
+        eb.fn.max('c.day').as('last_day'),
+        eb.fn.sum<string | number>('c.responses').as('responses')
+      ])
+      .groupBy(['z.account_id', 'c.class_c'])
+      .orderBy(eb => eb.fn.sum('c.responses'), 'desc')
+      .orderBy('c.class_c')
+      .orderBy('z.account_id')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute()
+    return rows.map(r => ({ accountId: r.account_id, classC: r.class_c, firstDay: r.first_day, lastDay: r.last_day, responses: Number(r.responses) }))
   }
 }
