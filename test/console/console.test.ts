@@ -14,6 +14,7 @@
  * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - run the query volume and response code reports after sending DNS traffic: the charts are
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
+ *   the client networks and countries of that traffic (127.0.0.0, no country) as bars and tables;
  *   health scores per zone with the failing checks, usage per month, failover events in order;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - scan the zone's CNAME records: the one whose chain ends at a missing name is listed;
@@ -304,6 +305,7 @@ describe('web console in chromium', { skip }, () => {
     for (let i = 0; i < 3; i++) await dig(port, 'nope.z01.example.net.', 'A', '+short')
     await t.service.queries!.flush()
     await t.service.queryCounts!.flush()
+    await t.service.clientCounts!.flush()
 
     await page.getByRole('link', { name: 'Reports' }).click()
     await page.getByRole('heading', { name: 'Reports' }).waitFor()
@@ -329,6 +331,29 @@ describe('web console in chromium', { skip }, () => {
     const cells = await page.locator('table.report-data tbody tr').first().locator('th, td').allInnerTexts()
     assert.deepEqual(cells, ['z01.example.net.', '7', '3', '0', '0', '0', '0', '10'])
     await screenshots(page, 'report-response-codes')
+
+    // Client networks and countries of the same zone: dig asked from 127.0.0.1, which has no country.
+    await page.getByLabel('Report', { exact: true }).selectOption('clients')
+    await page.getByLabel('From (UTC day)').fill('2000-01-01')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByRole('alert').filter({ hasText: 'at most 90 days' }).waitFor()
+    await page.getByLabel('From (UTC day)').fill(today)
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const networks = page.getByRole('table', { name: 'Responses by class C network' })
+    await networks.waitFor()
+    assert.deepEqual(await networks.locator('tbody tr').allInnerTexts(), ['127.0.0.0\t10\t100%'])
+    assert.deepEqual(await networks.locator('tfoot tr').allInnerTexts(), ['Total\t10\t100%'])
+    const countries = page.getByRole('table', { name: 'Responses by country' })
+    assert.deepEqual(await countries.locator('tbody tr').allInnerTexts(), ['Unknown or not listed\t10\t100%'])
+    assert.deepEqual(await countries.locator('tfoot tr').allInnerTexts(), ['Total\t10\t100%'])
+    await page.getByRole('img', { name: 'Bar chart of responses by class C network, top 1 of 1: 10 responses in all' }).waitFor()
+    await page.getByRole('img', { name: 'Bar chart of responses by country, top 1 of 1: 10 responses in all' }).waitFor()
+    await screenshots(page, 'report-clients')
+    // A zone without responses: said in words.
+    await page.getByLabel('Zone (optional)').fill('z05.example.net')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByText('No responses in these days.').waitFor()
+    await page.getByLabel('Zone (optional)').fill('z01.example.net')
 
     // Health scores: a check of example.org. run through the API, then read in the console.
     const api = await serviceApi(t.service, ADMIN_PASSWORD)
