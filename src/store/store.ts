@@ -867,7 +867,7 @@ export interface ClientResponseStore {
    */
   report (q: ClientResponseQuery): Promise<ClientResponseReportRow[]>
   /**
-   * The zones of the accounts with responses in the range, ordered by zone name (then account),
+   * The zones of the accounts with responses in the range, ordered by zone name,
    * from `offset`, at most `limit`, each with its responses by country (in country order).
    */
   countriesByZone (q: ClientTrafficQuery): Promise<ClientZoneCountries[]>
