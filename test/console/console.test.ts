@@ -319,6 +319,8 @@ describe('web console in chromium', { skip }, () => {
     const volume = page.getByRole('img', { name: /^Line chart of responses per day for z01\.example\.net/ })
     await volume.waitFor()
     assert.match(String(await volume.getAttribute('aria-label')), /: 10 in all$/)
+    // uPlot draws in an effect after the figure is shown: wait for its canvas.
+    await volume.locator('canvas').waitFor()
     assert.equal(await volume.locator('canvas').count(), 1, 'the chart is drawn')
     assert.deepEqual(await page.locator('table.report-data tbody tr').allInnerTexts(), [`${today}\t10\t10\t0`])
     await screenshots(page, 'report-query-volume')
@@ -327,6 +329,7 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Run report' }).click()
     const codes = page.getByRole('img', { name: /^Stacked bar chart of response codes for 1 zone: 10 responses in all$/ })
     await codes.waitFor()
+    await codes.locator('canvas').waitFor()
     assert.equal(await codes.locator('canvas').count(), 1)
     const cells = await page.locator('table.report-data tbody tr').first().locator('th, td').allInnerTexts()
     assert.deepEqual(cells, ['z01.example.net.', '7', '3', '0', '0', '0', '0', '10'])
@@ -377,7 +380,9 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Run report' }).click()
     const month = new Date().toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })
     await page.getByRole('rowheader', { name: month }).waitFor()
-    assert.equal(await page.getByRole('img', { name: /^Bar chart of responses per month for default/ }).locator('canvas').count(), 1)
+    const usage = page.getByRole('img', { name: /^Bar chart of responses per month for default/ })
+    await usage.locator('canvas').waitFor()
+    assert.equal(await usage.locator('canvas').count(), 1)
     await screenshots(page, 'report-usage')
 
     // Failover events: the pool's first record forced back to normal, then inactive again.
