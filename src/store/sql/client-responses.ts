@@ -109,9 +109,9 @@ export class SqlClientResponseStore implements ClientResponseStore {
   /**
    * The rows of the zones named in the range of days. The names are one bound parameter (a
    * PostgreSQL array; a JSON array read by SQLite's json_each), whatever their number, and the
-   * rows are filtered by them in one pass over the range: joined to `zones` instead, both
-   * engines, when their statistics are low (fresh rows, no ANALYZE yet), looped over the
-   * accounts' zones and read the whole range for each (40 s and more for 1,000 zones). The
+   * rows are filtered by them in one pass over the range: joined to `zones` instead, SQLite
+   * without statistics (fresh rows, no ANALYZE yet) looped over the accounts' zones and read
+   * the whole range for each (minutes for 1,000 zones). The
    * statements are planned each time ({@link PLAN_EACH_TIME}), so PostgreSQL sees the array.
    */
   private traffic (zones: ReadonlyArray<{ name: string }>, q: ClientTrafficQuery) {
