@@ -10,8 +10,9 @@
 // GET of /requests/{id} that returns 200 (polled every 20 ms: each time up to 20 ms late; faster
 // polling loaded the service with 202 answers), BENCH_ANALYTICS_REPEAT times (3) each: the zone
 // query volume report over the 90 days (limit 100000: every zone and month), the advanced
-// response codes report over the same days (limit 10000, its maximum) and the client IP
-// directional report of one of the clients' /24 networks over the 90 days.
+// response codes report over the same days (limit 10000, its maximum), the client IP
+// directional report of one of the clients' /24 networks over the 90 days, and the country code
+// report (every zone) and the class C network ranking (every network) over the same days.
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import { loadavg } from 'node:os'
@@ -175,7 +176,9 @@ for (const engine of engines) {
       const reports: Array<[string, string, unknown]> = [
         ['zone query volume, 90 days, limit 100000', '/reports/dns_resolution/query_volume/zone?limit=100000', { zoneQueryVolume: { startDate: days[0], endDate: days[DAYS - 1] } }],
         ['advanced response codes, 90 days, limit 10000', '/reports/dns_resolution/advanced_response_codes?limit=10000', { advancedResponseCodes: { accountName: 'bench', reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }],
-        [`client IP directional, one /24 of ${fmt(CLIENTS)} clients, 90 days, limit 10000`, '/reports/dns_resolution/directional_response_counts/client_ip?limit=10000', { clientIPDirectionalResponseCounts: { accountName: 'bench', classCNetwork: networkOf(clientIp(CLIENTS - 1)), reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }]
+        [`client IP directional, one /24 of ${fmt(CLIENTS)} clients, 90 days, limit 10000`, '/reports/dns_resolution/directional_response_counts/client_ip?limit=10000', { clientIPDirectionalResponseCounts: { accountName: 'bench', classCNetwork: networkOf(clientIp(CLIENTS - 1)), reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }],
+        [`country code directional, every zone of ${fmt(CLIENTS)} clients, 90 days, limit 100000`, '/reports/dns_resolution/directional_response_counts/country_code?limit=100000', { countryCodeDirectionalResponseCounts: { accountName: 'bench', reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }],
+        [`class C networks of ${fmt(CLIENTS)} clients, 90 days, limit 100000`, '/reports/dns_resolution/directional_response_counts/class_c_network?limit=100000', { classCNetworkDirectionalResponseCounts: { accountName: 'bench', reportStartDate: days[0], reportEndDate: days[DAYS - 1] } }]
       ]
       // Right after the writes (PostgreSQL's statistics as autovacuum has left them), then after ANALYZE.
       for (const stage of ['just written', 'after ANALYZE']) {

@@ -67,11 +67,14 @@ export interface ZonalProcess {
   close (): Promise<void>
 }
 
-/** The node arguments of `npm start` (package.json's start script: `[exec] node <args>`). */
+/**
+ * The node arguments of `npm start` (package.json's start script: `[exec] node <args>`, after
+ * the steps before it joined by `&&`, such as the console's build, which a benchmark does not need).
+ */
 export function npmStartArgs (): string[] {
   const root = new URL('../../', import.meta.url).pathname
   const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  const words = script.trim().split(/\s+/)
+  const words = script.split('&&').at(-1)!.trim().split(/\s+/)
   if (words[0] === 'exec') words.shift()
   if (words.shift() !== 'node' || words.some(w => /[;&|<>$`'"]/.test(w))) throw new Error(`cannot run the start script "${script}" without a shell`)
   return words

@@ -59,6 +59,33 @@ export function countryName (code: string): string {
   return name
 }
 
+let codesByName: Map<string, string> | undefined
+
+/**
+ * The ISO 3166 code of a country named as {@link countryName} names it (`united states` → `US`),
+ * read from the same ICU data: of codes that name one place (`AN` and `CW` are both Curaçao in
+ * ICU), the one ICU keeps as canonical. A name ICU does not give (a code it had no name for, kept
+ * as the name) comes back upper-cased when it is two letters; '' for '' and for other names.
+ */
+export function countryCode (name: string): string {
+  if (name === '') return ''
+  if (codesByName === undefined) {
+    codesByName = new Map()
+    const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ'
+    for (const a of letters) {
+      for (const b of letters) {
+        const code = a + b
+        const found = regionNames.of(code)
+        if (found === undefined || found === code) continue
+        // Retired codes (AN, FX, UK…) stand for a place another code names: keep that one.
+        if (Intl.getCanonicalLocales(`und-${code}`)[0] !== `und-${code}`) continue
+        codesByName.set(found.toLowerCase(), code)
+      }
+    }
+  }
+  return codesByName.get(name) ?? (/^[a-z]{2}$/.test(name) ? name.toUpperCase() : '')
+}
+
 function text (v: unknown): string {
   return typeof v === 'string' ? v.trim().toLowerCase() : ''
 }

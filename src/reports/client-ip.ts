@@ -2,9 +2,13 @@ import { countryName } from '../analytics/geoip.ts'
 import { canonicalAddress, networkOf } from '../analytics/networks.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { ReportDefinition } from './requests/definition.ts'
-import {
-  addDays, checkHistoryDays, checkNotFuture, checkSpanDays, dayOf, optionalDate, optionalText, reportAccount, section, zoneOfAccounts
-} from './requests/validate.ts'
+import { directionalReportDays, optionalText, reportAccount, section, zoneOfAccounts } from './requests/validate.ts'
+
+/** A country filter as the report shows places (a lower-case name), given by its name (any case) or its ISO code. */
+export function countryFilter (text: string | undefined): string | undefined {
+  if (text === undefined) return undefined
+  return /^[a-z]{2}$/i.test(text) ? countryName(text) : text.toLowerCase()
+}
 
 export interface ClientIpParams {
   /** As stored: `a.b.c.0`, an IPv6 /48 compressed. */
@@ -41,21 +45,14 @@ export const clientIpReport: ReportDefinition<ClientIpParams> = {
     if (classText === undefined) throw new ZonalError('REPORT_CLASS_C_REQUIRED')
     const classC = networkOf(classText)
     if (classC === undefined) throw new ZonalError('REPORT_BODY_INVALID', `classCNetwork '${classText}' is not an IPv4 /24 (a.b.c.0) or IPv6 /48 network`)
-    const yesterday = addDays(dayOf(input.now), -1)
-    const from = optionalDate(s, 'reportStartDate') ?? yesterday
-    const to = optionalDate(s, 'reportEndDate') ?? yesterday
-    if (to < from) throw new ZonalError('REPORT_DATE_ORDER')
-    checkNotFuture(from, to, input.now)
-    checkHistoryDays(from, input.now, 90)
-    checkSpanDays('reportStartDate', 'reportEndDate', from, to, 90)
+    const { from, to } = directionalReportDays(s, input.now)
     const zoneName = optionalText(s, 'zoneName')
     const zone = zoneName === undefined ? undefined : await zoneOfAccounts(input, zoneName, [account])
     const clientText = optionalText(s, 'clientIP')
     const clientIp = clientText === undefined ? undefined : canonicalAddress(clientText)
     if (clientText !== undefined && clientIp === undefined) throw new ZonalError('REPORT_BODY_INVALID', `clientIP '${clientText}' is not an IP address`)
     // A country by its name (as the report shows it) or by its ISO code.
-    const countryText = optionalText(s, 'country')
-    const country = countryText === undefined ? undefined : /^[a-z]{2}$/i.test(countryText) ? countryName(countryText) : countryText.toLowerCase()
+    const country = countryFilter(optionalText(s, 'country'))
     const region = optionalText(s, 'region')?.toLowerCase()
     const city = optionalText(s, 'city')?.toLowerCase()
     return {

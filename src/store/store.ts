@@ -823,6 +823,41 @@ export interface ClientResponseReportRow {
   responses: number
 }
 
+/** What the country and network reports ask for: the accounts' zones (or one), a range of days. */
+export interface ClientTrafficQuery {
+  accountIds: readonly string[]
+  /** Inclusive, 'YYYY-MM-DD'. */
+  from: string
+  to: string
+  /** A presentation name with the final dot, lower-case. */
+  zone?: string
+  offset: number
+  limit: number
+}
+
+/** The responses of one zone by country (stored names; '' unknown), with its first and last day in the range that had any. */
+export interface ClientZoneCountries {
+  accountId: string
+  zone: string
+  firstDay: string
+  lastDay: string
+  countries: Array<{ country: string, responses: number }>
+}
+
+/** What the class C network ranking asks for: the country, when given, compared case-insensitively. */
+export interface ClientNetworkQuery extends ClientTrafficQuery {
+  country?: string
+}
+
+/** The responses to the clients of one network over the zones of an account, with the first and last day that had any. */
+export interface ClientNetworkRow {
+  accountId: string
+  classC: string
+  firstDay: string
+  lastDay: string
+  responses: number
+}
+
 /** Responses per client, added to, never replaced. */
 export interface ClientResponseStore {
   /** Add one flush in one transaction (each row to the stored row of its key, created when missing). Throws (adding nothing) on failure. */
@@ -832,6 +867,17 @@ export interface ClientResponseStore {
    * address (numerically within an IPv4 /24), node, country, region, city, account.
    */
   report (q: ClientResponseQuery): Promise<ClientResponseReportRow[]>
+  /**
+   * The zones of the accounts with responses in the range, ordered by zone name,
+   * from `offset`, at most `limit`, each with its responses by country (in country order).
+   */
+  countriesByZone (q: ClientTrafficQuery): Promise<ClientZoneCountries[]>
+  /**
+   * Responses per (account, class C network) over the accounts' zones and the days of the
+   * range, ordered by responses (most first), network, account; the overflow row (network '')
+   * is left out.
+   */
+  networks (q: ClientNetworkQuery): Promise<ClientNetworkRow[]>
 }
 
 /** One version of a zone's DNS health check report. */

@@ -14,6 +14,7 @@
  * - export the zone (task progress, then download the BIND file) and see the task listed;
  * - run the query volume and response code reports after sending DNS traffic: the charts are
  *   drawn (a canvas each) and their accessible names and data tables give the right totals;
+ *   the client networks and countries of that traffic (127.0.0.0, no country) as bars and tables;
  *   health scores per zone with the failing checks, usage per month, failover events in order;
  * - read the audit log of those changes by pages, filter it, download it as CSV;
  * - scan the zone's CNAME records: the one whose chain ends at a missing name is listed;
@@ -306,6 +307,7 @@ describe('web console in chromium', { skip }, () => {
     for (let i = 0; i < 3; i++) await dig(port, 'nope.z01.example.net.', 'A', '+short')
     await t.service.queries!.flush()
     await t.service.queryCounts!.flush()
+    await t.service.clientCounts!.flush()
 
     await page.getByRole('link', { name: 'Reports' }).click()
     await page.getByRole('heading', { name: 'Reports' }).waitFor()
@@ -319,6 +321,8 @@ describe('web console in chromium', { skip }, () => {
     const volume = page.getByRole('img', { name: /^Line chart of responses per day for z01\.example\.net/ })
     await volume.waitFor()
     assert.match(String(await volume.getAttribute('aria-label')), /: 10 in all$/)
+    // uPlot draws in an effect after the figure is shown: wait for its canvas.
+    await volume.locator('canvas').waitFor()
     assert.equal(await volume.locator('canvas').count(), 1, 'the chart is drawn')
     assert.deepEqual(await page.locator('table.report-data tbody tr').allInnerTexts(), [`${today}\t10\t10\t0`])
     await screenshots(page, 'report-query-volume')
@@ -327,10 +331,34 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Run report' }).click()
     const codes = page.getByRole('img', { name: /^Stacked bar chart of response codes for 1 zone: 10 responses in all$/ })
     await codes.waitFor()
+    await codes.locator('canvas').waitFor()
     assert.equal(await codes.locator('canvas').count(), 1)
     const cells = await page.locator('table.report-data tbody tr').first().locator('th, td').allInnerTexts()
     assert.deepEqual(cells, ['z01.example.net.', '7', '3', '0', '0', '0', '0', '10'])
     await screenshots(page, 'report-response-codes')
+
+    // Client networks and countries of the same zone: dig asked from 127.0.0.1, which has no country.
+    await page.getByLabel('Report', { exact: true }).selectOption('clients')
+    await page.getByLabel('From (UTC day)').fill('2000-01-01')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByRole('alert').filter({ hasText: 'at most 90 days' }).waitFor()
+    await page.getByLabel('From (UTC day)').fill(today)
+    await page.getByRole('button', { name: 'Run report' }).click()
+    const networks = page.getByRole('table', { name: 'Responses by class C network' })
+    await networks.waitFor()
+    assert.deepEqual(await networks.locator('tbody tr').allInnerTexts(), ['127.0.0.0\t10\t100%'])
+    assert.deepEqual(await networks.locator('tfoot tr').allInnerTexts(), ['Total\t10\t100%'])
+    const countries = page.getByRole('table', { name: 'Responses by country' })
+    assert.deepEqual(await countries.locator('tbody tr').allInnerTexts(), ['Unknown or not listed\t10\t100%'])
+    assert.deepEqual(await countries.locator('tfoot tr').allInnerTexts(), ['Total\t10\t100%'])
+    await page.getByRole('img', { name: 'Bar chart of responses by class C network, top 1 of 1: 10 responses in all' }).waitFor()
+    await page.getByRole('img', { name: 'Bar chart of responses by country, top 1 of 1: 10 responses in all' }).waitFor()
+    await screenshots(page, 'report-clients')
+    // A zone without responses: said in words.
+    await page.getByLabel('Zone (optional)').fill('z05.example.net')
+    await page.getByRole('button', { name: 'Run report' }).click()
+    await page.getByText('No responses in these days.').waitFor()
+    await page.getByLabel('Zone (optional)').fill('z01.example.net')
 
     // Health scores: a check of example.org. run through the API, then read in the console.
     const api = await serviceApi(t.service, ADMIN_PASSWORD)
@@ -354,7 +382,9 @@ describe('web console in chromium', { skip }, () => {
     await page.getByRole('button', { name: 'Run report' }).click()
     const month = new Date().toLocaleString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' })
     await page.getByRole('rowheader', { name: month }).waitFor()
-    assert.equal(await page.getByRole('img', { name: /^Bar chart of responses per month for default/ }).locator('canvas').count(), 1)
+    const usage = page.getByRole('img', { name: /^Bar chart of responses per month for default/ })
+    await usage.locator('canvas').waitFor()
+    assert.equal(await usage.locator('canvas').count(), 1)
     await screenshots(page, 'report-usage')
 
     // Failover events: the pool's first record forced back to normal, then inactive again.

@@ -104,5 +104,57 @@ for (const engine of await engineCases()) {
       const rows = await store.clientResponses.report({ accountIds: [a], classC: '2001:db8:1::', from: '2026-11-23', to: '2026-11-23', offset: 0, limit: 10 })
       assert.deepEqual(rows.map(r => [r.clientIp, r.country, r.responses]), [['2001:db8:1:2::5', 'united kingdom', 3]])
     })
+
+    it('sums each zone\'s responses by country (unknown and overflow as \'\'), a page of zones in name order', async () => {
+      await store.clientResponses.add([
+        row('2026-10-01', 'example.org.', '10.1.1.1', US, 5),
+        row('2026-10-03', 'example.org.', '10.1.1.2', US, 2, 'n2'),
+        row('2026-10-02', 'example.org.', '10.1.2.1', GB, 4),
+        row('2026-10-02', 'example.org.', '10.1.1.3', NOWHERE, 1),
+        row('2026-10-04', 'example.org.', '', NOWHERE, 6), // overflow
+        row('2026-10-02', 'example.com.', '10.1.1.1', GB, 3),
+        row('2026-10-02', 'example.net.', '10.1.1.1', US, 60), // another account's zone
+        row('2026-10-02', '', '10.1.1.1', US, 70), // no zone answered
+        row('2026-09-30', 'example.com.', '10.1.1.1', US, 80) // before the range
+      ])
+      const q = { accountIds: [a], from: '2026-10-01', to: '2026-10-31', offset: 0, limit: 100 }
+      assert.deepEqual(await store.clientResponses.countriesByZone(q), [
+        { accountId: a, zone: 'example.com.', firstDay: '2026-10-02', lastDay: '2026-10-02', countries: [{ country: 'united kingdom', responses: 3 }] },
+        {
+          accountId: a,
+          zone: 'example.org.',
+          firstDay: '2026-10-01',
+          lastDay: '2026-10-04',
+          countries: [{ country: '', responses: 7 }, { country: 'united kingdom', responses: 4 }, { country: 'united states', responses: 7 }]
+        }
+      ])
+      assert.deepEqual((await store.clientResponses.countriesByZone({ ...q, offset: 1, limit: 1 })).map(z => z.zone), ['example.org.'])
+      assert.deepEqual((await store.clientResponses.countriesByZone({ ...q, limit: 1 })).map(z => z.zone), ['example.com.'])
+      assert.deepEqual((await store.clientResponses.countriesByZone({ ...q, zone: 'example.org.', to: '2026-10-02' })).map(z => [z.zone, z.firstDay, z.lastDay, z.countries.length]), [['example.org.', '2026-10-01', '2026-10-02', 3]])
+      assert.deepEqual((await store.clientResponses.countriesByZone({ ...q, accountIds: [a, b] })).map(z => [z.accountId, z.zone]), [[a, 'example.com.'], [b, 'example.net.'], [a, 'example.org.']])
+      assert.deepEqual(await store.clientResponses.countriesByZone({ ...q, accountIds: [] }), [])
+    })
+
+    it('ranks class C networks by responses over the accounts\' zones, leaving the overflow row out', async () => {
+      const q = { accountIds: [a], from: '2026-10-01', to: '2026-10-31', offset: 0, limit: 100 }
+      const brief = (rows: Awaited<ReturnType<Store['clientResponses']['networks']>>): unknown[] => rows.map(r => [r.classC, r.firstDay, r.lastDay, r.responses])
+      assert.deepEqual(brief(await store.clientResponses.networks(q)), [
+        ['10.1.1.0', '2026-10-01', '2026-10-03', 11],
+        ['10.1.2.0', '2026-10-02', '2026-10-02', 4]
+      ])
+      assert.ok((await store.clientResponses.networks(q)).every(r => r.accountId === a))
+      assert.deepEqual(brief(await store.clientResponses.networks({ ...q, country: 'United Kingdom' })), [
+        ['10.1.2.0', '2026-10-02', '2026-10-02', 4],
+        ['10.1.1.0', '2026-10-02', '2026-10-02', 3]
+      ])
+      assert.deepEqual(brief(await store.clientResponses.networks({ ...q, zone: 'example.com.' })), [['10.1.1.0', '2026-10-02', '2026-10-02', 3]])
+      assert.deepEqual(brief(await store.clientResponses.networks({ ...q, offset: 1, limit: 1 })), [['10.1.2.0', '2026-10-02', '2026-10-02', 4]])
+      // Equal counts: by network, then account.
+      assert.deepEqual((await store.clientResponses.networks({ ...q, accountIds: [a, b], to: '2026-10-02', country: 'united states' })).map(r => [r.accountId, r.classC, r.responses]), [
+        [b, '10.1.1.0', 60],
+        [a, '10.1.1.0', 5]
+      ])
+      assert.deepEqual(await store.clientResponses.networks({ ...q, accountIds: [] }), [])
+    })
   })
 }

@@ -1,6 +1,7 @@
 import { useState } from 'preact/hooks'
 import { ApiError, json } from '../api.ts'
 import { Chart } from '../components/chart.tsx'
+import { ClientsResult, type CountryRow, type NetworkRow } from '../components/report-clients.tsx'
 import { FailoverResult, type FailoverRow } from '../components/report-failover.tsx'
 import { HealthResult, type HealthRow } from '../components/report-health.tsx'
 import { UsageResult, type UsageRow } from '../components/report-usage.tsx'
@@ -9,7 +10,7 @@ import { zoneNamesOf } from '../zone-names.ts'
 import { accountsWhere, type Me } from '../me.ts'
 import { daysOf, runReport, spanDays, utcDay } from '../reports.ts'
 
-type Kind = 'volume' | 'rcodes' | 'health' | 'usage' | 'failover'
+type Kind = 'volume' | 'rcodes' | 'clients' | 'health' | 'usage' | 'failover'
 
 interface RcodeRow { zoneName: string, responseCount: number, noerrorCount: number, nxdomainCount: number, refusedCount: number, servfailCount: number, formerrCount: number, notimpCount: number }
 
@@ -25,6 +26,7 @@ const RCODES: Array<{ key: keyof RcodeRow, label: string, colour: string }> = [
 const REPORTS: Record<Kind, { title: string, rules: string, maxSpan: number, maxAge: number }> = {
   volume: { title: 'Query volume per day', rules: `Up to ${MAX_VOLUME_ZONES} zones, named (separated by commas or spaces) or the busiest of an account, a line each; up to 60 days, within the last 13 months, not in the future.`, maxSpan: 60, maxAge: 396 },
   rcodes: { title: 'Response codes per zone', rules: 'One account (all its zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 },
+  clients: { title: 'Client networks and countries', rules: 'All the accounts you read, or one (all zones, or one); up to 90 days, starting within the last 90 days, not in the future.', maxSpan: 90, maxAge: 90 },
   health: { title: 'Health scores per zone', rules: 'The newest completed DNS health check of each zone (or of the zones whose name holds the text given).', maxSpan: 0, maxAge: 0 },
   usage: { title: 'Usage per month', rules: 'One account; the last 36 months, peaks of zones and records and the responses of each month.', maxSpan: 0, maxAge: 0 },
   failover: { title: 'Failover events', rules: 'One account (all its zones, or one); up to 30 days, starting within the last 3 months, not in the future.', maxSpan: 30, maxAge: 92 }
@@ -45,9 +47,10 @@ function dateProblem (kind: Kind, from: string, to: string): string | undefined 
 }
 
 /**
- * Reports with charts: query volume per day of one zone or several (a line each) and response codes per zone
- * (stacked bars), each requested, waited for with progress, then drawn with its numbers in a
- * table beside the chart.
+ * Reports with charts: query volume per day of one zone or several (a line each), response
+ * codes per zone (stacked bars), the top client networks and countries (horizontal bars),
+ * health, usage and failover, each requested, waited for with progress, then drawn with its
+ * numbers in a table beside the chart.
  */
 export function ReportsPage (props: { me: Me | undefined }) {
   const accounts = accountsWhere(props.me, 'read')
@@ -59,8 +62,8 @@ export function ReportsPage (props: { me: Me | undefined }) {
   const [to, setTo] = useState(utcDay())
   const [progress, setProgress] = useState<string | undefined>()
   const [error, setError] = useState<string | undefined>()
-  const [result, setResult] = useState<{ kind: 'volume', volumes: ZoneVolume[], days: string[], note?: string } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | { kind: 'failover', rows: FailoverRow[] } | undefined>()
-  const dated = kind === 'volume' || kind === 'rcodes' || kind === 'failover'
+  const [result, setResult] = useState<{ kind: 'volume', volumes: ZoneVolume[], days: string[], note?: string } | { kind: 'rcodes', rows: RcodeRow[] } | { kind: 'clients', networks: NetworkRow[], countries: CountryRow[] } | { kind: 'health', rows: HealthRow[] } | { kind: 'usage', account: string, rows: UsageRow[] } | { kind: 'failover', rows: FailoverRow[] } | undefined>()
+  const dated = kind === 'volume' || kind === 'rcodes' || kind === 'clients' || kind === 'failover'
 
   async function run (event: Event): Promise<void> {
     event.preventDefault()
@@ -87,6 +90,14 @@ export function ReportsPage (props: { me: Me | undefined }) {
             : `Every zone of ${accountName} with responses in these days (${busy.withResponses}).`
           setResult({ kind, volumes: await dailyVolumes(busy.zones, from, to, setProgress), days: daysOf(from, to), note })
         }
+      } else if (kind === 'clients') {
+        // Every account read unless one is chosen; both reports take the same body.
+        const body = { ...(account === '' ? {} : { accountName: account }), ...(zone.trim() === '' ? {} : { zoneName: zone.trim() }), reportStartDate: from, reportEndDate: to }
+        const [networks, countries] = await Promise.all([
+          runReport<NetworkRow>('/reports/dns_resolution/directional_response_counts/class_c_network', { classCNetworkDirectionalResponseCounts: body }, setProgress),
+          runReport<CountryRow>('/reports/dns_resolution/directional_response_counts/country_code', { countryCodeDirectionalResponseCounts: body }, setProgress)
+        ])
+        setResult({ kind, networks, countries })
       } else if (kind === 'health') {
         const q = zone.trim() === '' ? '' : `&q=${encodeURIComponent(zone.trim())}`
         const body = await json<{ healthStatusRecordsList: HealthRow[] }>('GET', `/v1/dns_configuration/health_status/detail?sort=healthScore&order=ASC&limit=1000${q}`)
@@ -133,10 +144,11 @@ export function ReportsPage (props: { me: Me | undefined }) {
               </select>
             </div>
           )}
-          {(kind === 'rcodes' || kind === 'usage' || kind === 'failover' || (kind === 'volume' && scope === 'account')) && accounts.length > 1 && (
+          {(kind === 'rcodes' || kind === 'clients' || kind === 'usage' || kind === 'failover' || (kind === 'volume' && scope === 'account')) && accounts.length > 1 && (
             <div class='field'>
               <label for='report-account'>Account</label>
               <select id='report-account' value={account} onChange={e => setAccount(e.currentTarget.value)}>
+                {kind === 'clients' && <option value=''>All accounts</option>}
                 {accounts.map(a => <option key={a} value={a}>{a}</option>)}
               </select>
             </div>
@@ -161,12 +173,13 @@ export function ReportsPage (props: { me: Me | undefined }) {
           )}
           <button type='submit' disabled={progress !== undefined}>Run report</button>
         </div>
-        <p class='muted'>{REPORTS[kind].rules}{(kind === 'volume' || kind === 'rcodes') && ' Counts come from the DNS answers this service gave, added every few seconds.'}</p>
+        <p class='muted'>{REPORTS[kind].rules}{(kind === 'volume' || kind === 'rcodes' || kind === 'clients') && ' Counts come from the DNS answers this service gave, added every few seconds.'}</p>
       </form>
       {progress !== undefined && <p role='status' class='muted'>{progress}</p>}
       {error !== undefined && <p class='error' role='alert'>The report could not be run: {error}</p>}
       {result?.kind === 'volume' && <VolumeResult volumes={result.volumes} days={result.days} {...(result.note === undefined ? {} : { note: result.note })} />}
       {result?.kind === 'rcodes' && <RcodesResult rows={result.rows} />}
+      {result?.kind === 'clients' && <ClientsResult networks={result.networks} countries={result.countries} />}
       {result?.kind === 'health' && <HealthResult rows={result.rows} />}
       {result?.kind === 'usage' && <UsageResult account={result.account} rows={result.rows} />}
       {result?.kind === 'failover' && <FailoverResult rows={result.rows} />}

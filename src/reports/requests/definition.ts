@@ -39,6 +39,12 @@ export interface ReportContext<P> {
 }
 
 /**
+ * A CSV column: a field of the record in API spelling (also its header), or a path into a nested
+ * field (`responseCountByCountryCode.US`) with its own header.
+ */
+export type ReportColumn = string | { key: string, header: string }
+
+/**
  * One asynchronous report (spec "Report request id", "Raw query sample report" …): how its
  * request is validated and how its rows are computed from what the service recorded. The
  * framework (`./service.ts`, `api/routes/reports/requests.ts`) serves `POST /<path>` (also
@@ -57,9 +63,9 @@ export interface ReportDefinition<P = unknown> {
   /** Default and maximum `limit`. */
   limit: { default: number, max: number }
   /** The record's fields in API spelling: the CSV header and column order. */
-  columns: readonly string[]
+  columns: readonly ReportColumn[]
   /** The fields of one request when they depend on the parameters (one path, two reports). */
-  columnsOf?: (params: P) => readonly string[]
+  columnsOf?: (params: P) => readonly ReportColumn[]
   /**
    * Query parameters besides offset and limit that the Link of one request's pages keeps, as
    * `name=value&…` (one path, two reports told apart by the query).

@@ -1,5 +1,7 @@
 import { advancedResponseCodesReport } from '../advanced-response-codes.ts'
+import { classCNetworkReport } from '../class-c-network.ts'
 import { clientIpReport } from '../client-ip.ts'
+import { countryCodeReport } from '../country-code.ts'
 import { hostQueryVolumeReport } from '../host-query-volume.ts'
 import { projectedQueryVolumeReport } from '../projected-query-volume.ts'
 import { rawQueryReport } from '../raw-query.ts'
@@ -15,7 +17,9 @@ export const reportDefinitions: ReadonlyArray<ReportDefinition<any>> = [
   advancedResponseCodesReport,
   rawQueryReport,
   hostQueryVolumeReport,
-  clientIpReport
+  clientIpReport,
+  countryCodeReport,
+  classCNetworkReport
 ]
 
 const byPath = new Map(reportDefinitions.map(d => [d.path, d]))

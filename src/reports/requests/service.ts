@@ -6,7 +6,7 @@ import { ZonalError } from '../../errors/catalog.ts'
 import type { ReportRequestRow } from '../../store/schema.ts'
 import type { Store } from '../../store/store.ts'
 import type { TaskHandler } from '../../tasks/runner.ts'
-import type { ReportAccount, ReportDefinition } from './definition.ts'
+import type { ReportAccount, ReportColumn, ReportDefinition } from './definition.ts'
 import { definitionOfKind } from './definitions.ts'
 
 /** The task kind that computes a report request. */
@@ -121,7 +121,7 @@ export interface ReportResult {
   /** The rows as stored: JSON text (an array of records) compressed with gzip. */
   gzip: Buffer
   rowCount: number
-  columns: readonly string[]
+  columns: readonly ReportColumn[]
   /** The report's POST path, for the Link header. */
   path: string
   /** Query parameters the Link keeps besides offset and limit (`name=value&…`). */

@@ -145,6 +145,21 @@ export function checkSpanMonths (startField: string, endField: string, start: st
 }
 
 /**
+ * reportStartDate and reportEndDate of the directional reports: `yyyy-MM-dd`, yesterday when
+ * absent, in order, not in the future, at most 90 days back and 90 days long.
+ */
+export function directionalReportDays (s: Record<string, unknown>, now: Date): { from: string, to: string } {
+  const yesterday = addDays(dayOf(now), -1)
+  const from = optionalDate(s, 'reportStartDate') ?? yesterday
+  const to = optionalDate(s, 'reportEndDate') ?? yesterday
+  if (to < from) throw new ZonalError('REPORT_DATE_ORDER')
+  checkNotFuture(from, to, now)
+  checkHistoryDays(from, now, 90)
+  checkSpanDays('reportStartDate', 'reportEndDate', from, to, 90)
+  return { from, to }
+}
+
+/**
  * A zone name filter: trailing dot optional, no wildcards, a valid name, a zone of the accounts
  * (another account's zone, or none, answers "Zone does not exist in the system.").
  */

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect, sql } from 'kysely'
 import pg from 'pg'
-import type { Engine } from '../engine.ts'
+import { PLAN_EACH_TIME, type Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
 
 const INT8_OID = 20
@@ -118,7 +118,7 @@ function pgCode (err: unknown): unknown {
   return typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined
 }
 
-/** Statements longer than this are not prepared (bulk inserts of many rows). */
+/** Statements longer than this are not prepared (bulk inserts of many rows); nor those marked {@link PLAN_EACH_TIME}. */
 const MAX_PREPARED_TEXT = 16_384
 /** Distinct statement texts this process names at most; later ones run unnamed. */
 const MAX_PREPARED = 4096
@@ -129,6 +129,7 @@ const RESULT_TYPE_CHANGED = '0A000'
 const statementNames = new Map<string, string>()
 
 function statementName (text: string): string | undefined {
+  if (text.includes(PLAN_EACH_TIME)) return undefined
   let name = statementNames.get(text)
   if (name === undefined && text.length <= MAX_PREPARED_TEXT && statementNames.size < MAX_PREPARED) {
     name = `zonal_${statementNames.size}`

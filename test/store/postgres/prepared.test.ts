@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { sql } from 'kysely'
 import pg from 'pg'
-import { parseDatabaseUrl } from '../../../src/store/engine.ts'
+import { parseDatabaseUrl, PLAN_EACH_TIME } from '../../../src/store/engine.ts'
 import { openPostgresEngine } from '../../../src/store/postgres/postgres-engine.ts'
 import type { Engine } from '../../../src/store/engine.ts'
 import { freshDatabase, postgresUnavailable, type TestDatabase } from '../../helpers/engines.ts'
@@ -41,6 +42,14 @@ describe('postgres: statements prepared per connection', { skip }, () => {
     assert.deepEqual(await find(2), undefined)
     const texts = await prepared()
     assert.equal(texts.filter(t => t.includes('from "things" where "id" = $1')).length, 1, texts.join('\n'))
+  })
+
+  it('runs a statement marked to be planned each time unnamed, never prepared', async () => {
+    const find = async (id: number): Promise<unknown> => await engine.db.selectFrom('things' as any).modifyFront(sql.raw(PLAN_EACH_TIME)).selectAll().where('id' as any, '>=', id).executeTakeFirst()
+    assert.deepEqual(await find(1), { id: 1, name: 'one' })
+    assert.deepEqual(await find(1), { id: 1, name: 'one' })
+    const texts = await prepared()
+    assert.equal(texts.filter(t => t.includes('plan each time')).length, 0, texts.join('\n'))
   })
 
   it('fails once, then prepares again, when another process changed the columns of a prepared statement', async () => {
