@@ -128,7 +128,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     },
     logger: trafficLogger
   })
-  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords } }, { resolvers: config.resolvers }), {
+  const tasks = new TaskRunner(store, taskHandlers({ nameservers: config.nameservers, secretKey: config.secretKey, limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords }, forwardAddresses: config.forwardAddresses }, { resolvers: config.resolvers }), {
     workerId: `${config.nodeName}:${hostname()}:${process.pid}`,
     concurrency: config.taskConcurrency,
     retentionSeconds: config.taskRetentionSeconds,

@@ -228,6 +228,7 @@ export const catalog = {
   WEB_FORWARD_HOST_DELEGATED: { status: 400, errorCode: 53005, message: 'Invalid input: requestTo host {0} is at or below the delegation {1} (NS records), whose names other name servers answer for.' },
   WEB_FORWARD_HOST_BELOW_DNAME: { status: 400, errorCode: 53005, message: 'Invalid input: requestTo host {0} is below the DNAME record of {1}.' },
   WEB_FORWARD_HOST_CONFLICT: { status: 400, errorCode: 53005, message: 'Invalid input: the host {0} already has {1} records that no web forward wrote; a web forward points the host\'s A and AAAA records at the forwarding server, so delete its {1} records first.' },
+  WEB_FORWARD_RESTORE_CONFLICT: { status: 400, errorCode: 53005, message: 'The snapshot has CNAME records at {0}, whose web forwards point its A and AAAA records at the forwarding server; delete those web forwards first, then restore.' },
   WEB_FORWARD_ALREADY_EXISTS: { status: 400, errorCode: 53005, message: 'Invalid input: a web forward for {0} already exists in the zone {1}' },
   WEB_FORWARD_HEADER_UNKNOWN: { status: 400, errorCode: 53005, message: 'Invalid input: records[{0}].rules[{1}].header \'{2}\' is not a custom header of the account {3} (add it with POST /accounts/{3}/customheaders).' },
   WEB_FORWARD_LIMIT: { status: 400, errorCode: 53005, message: 'Invalid input: {0}; at most {1} are allowed.' },

@@ -1,4 +1,4 @@
-import { recordChange, type Actor } from '../audit/recorder.ts'
+import { recordChange, type Actor, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { TaskRow, ZoneRow } from '../store/schema.ts'
 import type { Store, StoredRrset, Zone, ZoneSnapshot, ZoneWithAccount } from '../store/store.ts'
@@ -7,6 +7,8 @@ import { readSoa } from '../zone/rdata/soa.ts'
 import { nextSerial } from '../zone/serial.ts'
 import { zoneFor, type Caller, type ZoneDeps } from './context.ts'
 import { apexSoa, journalReset, withSoaSerial } from './serial-bump.ts'
+import { hostRecordChanges } from './web-forward-records.ts'
+import { RRType } from '../zone/rrtype.ts'
 
 /** The task kinds of a snapshot and of a restore (background work, answered 202 + X-Task-Id). */
 export const SNAPSHOT_ZONE = 'snapshot-zone'
@@ -137,20 +139,21 @@ export async function takeSnapshot (store: Store, zoneId: string, actor: Actor, 
  * change type RESTORE). Only records are restored; the zone's transfer settings stay as they are.
  * @throws ZonalError ZONE_NOT_FOUND, ZONE_NOT_ELIGIBLE_RESTORE, SNAPSHOT_NOT_FOUND
  */
-export async function restoreSnapshot (store: Store, zoneId: string, actor: Actor, now: Date): Promise<{ zone: Zone, snapshot: ZoneSnapshot }> {
+export async function restoreSnapshot (store: Store, zoneId: string, actor: Actor, now: Date, forwardAddresses: readonly string[] = DEFAULT_RESTORE_FORWARD_ADDRESSES): Promise<{ zone: Zone, snapshot: ZoneSnapshot }> {
   return await store.transaction(async (tx) => {
     const zone = await lockEligible(tx, zoneId, 'restore')
     const snapshot = await tx.snapshots.find(zone.id)
     if (snapshot === undefined) throw new ZonalError('SNAPSHOT_NOT_FOUND')
     const from = await currentSerial(tx, zone)
     await tx.snapshots.restore(zone.id)
+    const forwarded = await keepForwardedHosts(tx, zone, forwardAddresses)
     const serial = nextSerial(from, now)
     const soa = await apexSoa(tx, zone)
     if (soa?.rdata[0] !== undefined) {
       const rdata = withSoaSerial(soa.rdata[0], serial)
       await tx.rrsets.replace(zone.id, { ...soa, rdata: [rdata], rdataText: [formatRdata(SOA, rdata)] })
     }
-    const updated = await tx.zones.update(zone.id, { serial, record_count: snapshot.recordCount })
+    const updated = await tx.zones.update(zone.id, { serial, record_count: snapshot.recordCount + forwarded.delta })
     await journalReset(tx, { id: zone.id, serial: from }, updated)
     await recordChange(tx, actor, {
       accountId: zone.account_id,
@@ -158,9 +161,34 @@ export async function restoreSnapshot (store: Store, zoneId: string, actor: Acto
       objectType: 'ZONE',
       changeType: 'RESTORE',
       object: zone.name,
-      changes: [{ name: 'serial', from, to: serial }, { name: 'recordCount', from: Number(zone.record_count), to: snapshot.recordCount }],
+      changes: [{ name: 'serial', from, to: serial }, { name: 'recordCount', from: Number(zone.record_count), to: snapshot.recordCount + forwarded.delta }, ...forwarded.audit],
       others: [{ name: 'snapshot', value: snapshot.createdAt }]
     })
     return { zone: updated, snapshot }
   })
+}
+
+/** The forwarding server's address when the task runner is given none (`ZONAL_FORWARD_ADDRESSES`' default). */
+const DEFAULT_RESTORE_FORWARD_ADDRESSES: readonly string[] = ['127.0.0.1']
+
+/**
+ * After a restore, the hosts of the zone's web forwards (which a snapshot does not hold: they
+ * stay as they are) answer the forwarding server again: their A and AAAA records are written
+ * over whatever the snapshot had there. A snapshot with a CNAME at such a host cannot be
+ * restored beside its forwards (the names would answer both).
+ * @throws ZonalError WEB_FORWARD_RESTORE_CONFLICT
+ */
+async function keepForwardedHosts (tx: Store, zone: ZoneWithAccount, addresses: readonly string[]): Promise<{ delta: number, audit: Change[] }> {
+  const forwards = await tx.webForwards.list(zone.id)
+  if (forwards.length === 0) return { delta: 0, audit: [] }
+  const hosts = [...new Map(forwards.map(f => [f.ownerKey, f])).values()]
+  const cnames = await tx.rrsets.getMany(zone.id, hosts.map(h => ({ ownerKey: h.ownerKey, type: RRType.CNAME })))
+  const clash = hosts.filter((_, i) => cnames[i] !== undefined).map(h => `${h.host}.`)
+  if (clash.length > 0) throw new ZonalError('WEB_FORWARD_RESTORE_CONFLICT', clash.join(', '))
+  const records = await hostRecordChanges(tx, zone, hosts, addresses)
+  for (const w of records.writes) {
+    if (w.rrset !== undefined) await tx.rrsets.replace(zone.id, w.rrset)
+    else await tx.rrsets.delete(zone.id, w.ownerKey, w.type)
+  }
+  return { delta: records.delta, audit: records.audit }
 }

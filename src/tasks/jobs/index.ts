@@ -15,7 +15,7 @@ export function taskHandlers (settings: UploadSettings = { nameservers: DEFAULT_
     [EXPORT_ZONES]: exportZones,
     [UPLOAD_ZONE]: uploadZoneJob(settings),
     [SNAPSHOT_ZONE]: snapshotZoneJob,
-    [RESTORE_ZONE]: restoreZoneJob,
+    [RESTORE_ZONE]: restoreZoneJob(settings.forwardAddresses),
     [COMPUTE_REPORT]: computeReport,
     [DANGLING_SCAN]: danglingScanJob(dangling),
     [DNSSEC_TASK]: dnssecZoneJob(settings)

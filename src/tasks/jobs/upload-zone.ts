@@ -21,6 +21,8 @@ export interface UploadSettings {
   secretKey?: string
   /** Zone size limits (the defaults when not given). */
   limits?: ZoneLimits
+  /** Where web-forwarded hosts point (`ZONAL_FORWARD_ADDRESSES`), for the records a restore writes again. */
+  forwardAddresses?: readonly string[]
 }
 
 /**

@@ -35,9 +35,11 @@ export const snapshotZoneJob: TaskHandler = async (ctx) => {
  * snapshot's in one transaction (`restoreSnapshot`); "Restoring …" while it runs, then
  * "example.org. restored from its snapshot of <time> with N records; serial S.".
  */
-export const restoreZoneJob: TaskHandler = async (ctx) => {
-  const { zoneId, actor } = readPayload(ctx)
-  await ctx.reportProgress(`Restoring ${await zoneName(ctx, zoneId)} from its snapshot`, 0.1)
-  const { zone, snapshot } = await restoreSnapshot(ctx.store, zoneId, actor, new Date())
-  return { message: `${zone.name} restored from its snapshot of ${snapshot.createdAt} with ${snapshot.recordCount} records; serial ${zone.serial}.` }
+export function restoreZoneJob (forwardAddresses?: readonly string[]): TaskHandler {
+  return async (ctx) => {
+    const { zoneId, actor } = readPayload(ctx)
+    await ctx.reportProgress(`Restoring ${await zoneName(ctx, zoneId)} from its snapshot`, 0.1)
+    const { zone, snapshot } = await restoreSnapshot(ctx.store, zoneId, actor, new Date(), forwardAddresses)
+    return { message: `${zone.name} restored from its snapshot of ${snapshot.createdAt} with ${snapshot.recordCount} records; serial ${zone.serial}.` }
+  }
 }
