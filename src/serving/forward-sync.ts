@@ -2,6 +2,7 @@ import type { ForwardTable } from '../forwards/table.ts'
 import type { Store, StoredWebForward, ZoneVersion } from '../store/store.ts'
 import { servedForward } from '../zones/web-forwards.ts'
 import type { SyncLogger } from './zone-sync.ts'
+import { ZoneFollower } from './zone-follower.ts'
 
 /** Forwards read per query when every zone's are loaded at start. */
 const PAGE = 2000
@@ -34,14 +35,7 @@ export class ForwardSync {
   private readonly known = new Map<string, Known>()
   /** primary id → the ids of its aliases the table holds. */
   private readonly aliases = new Map<string, Set<string>>()
-  private readonly pending = new Set<string>()
-  private fullWanted = false
-  private queued = false
-  private work: Promise<void> = Promise.resolve()
-  private timer: NodeJS.Timeout | undefined
-  private stopWatch: (() => Promise<void>) | undefined
-  private stopped = false
-  private fullSyncMs: number
+  private readonly follower: ZoneFollower
 
   private readonly store: Store
   private readonly table: ForwardTable
@@ -51,68 +45,31 @@ export class ForwardSync {
     this.store = store
     this.table = table
     this.logger = logger
-    this.fullSyncMs = opts.fullSyncMs ?? 5000
+    this.follower = new ZoneFollower(store, logger, 'web forward sync', { all: async () => await this.sync(await this.store.zones.versions(), true), some: async (ids) => await this.syncSome(ids) }, opts.fullSyncMs)
   }
 
   /** Start watching and load every zone's forwards; resolves when they are in the table. */
   async start (): Promise<void> {
-    try {
-      this.stopWatch = await this.store.watchZones(id => this.request(id), () => this.requestAll())
-    } catch (err) {
-      this.logger.error({ err }, 'zone change notifications unavailable; polling zone versions for web forwards')
-      this.fullSyncMs = Math.min(this.fullSyncMs, 500)
-    }
-    this.work = this.work.then(async () => await this.loadAll()).catch((err: unknown) => this.logger.error({ err }, 'web forward load failed'))
-    await this.settled()
-    this.schedule()
+    await this.follower.start(async () => await this.loadAll())
   }
 
   async stop (): Promise<void> {
-    this.stopped = true
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    await this.stopWatch?.()
-    await this.work
+    await this.follower.stop()
   }
 
   /** Bring one zone's forwards up to date soon. */
   request (zoneId: string): void {
-    this.pending.add(zoneId)
-    this.queue()
+    this.follower.request(zoneId)
   }
 
   /** Compare every zone's version soon. */
   requestAll (): void {
-    this.fullWanted = true
-    this.queue()
+    this.follower.requestAll()
   }
 
   /** Resolves when the work asked for so far is done. */
   async settled (): Promise<void> {
-    do await this.work
-    while (this.queued)
-  }
-
-  private queue (): void {
-    if (this.queued || this.stopped) return
-    this.queued = true
-    this.work = this.work.then(async () => {
-      this.queued = false
-      const all = this.fullWanted
-      const ids = [...this.pending]
-      this.fullWanted = false
-      this.pending.clear()
-      if (all) await this.sync(await this.store.zones.versions(), true)
-      else if (ids.length > 0) await this.syncSome(ids)
-    }).catch((err: unknown) => this.logger.error({ err }, 'web forward sync failed'))
-  }
-
-  private schedule (): void {
-    if (this.stopped) return
-    this.timer = setTimeout(() => {
-      this.requestAll()
-      this.work.finally(() => this.schedule()).catch(() => {})
-    }, this.fullSyncMs)
-    this.timer.unref()
+    await this.follower.settled()
   }
 
   /** Versions first, then the forwards: a change made between the two is caught by its notification or the next comparison. */
@@ -156,7 +113,7 @@ export class ForwardSync {
     const present = new Set(zones.map(z => z.id))
     const byId = new Map([...originals, ...zones].map(z => [z.id, z]))
     for (const z of zones) {
-      if (this.stopped) return
+      if (this.follower.stopped) return
       const original = z.original_zone_id === null ? undefined : byId.get(z.original_zone_id)
       if (this.known.get(z.id)?.version === versionOf(z, original)) continue
       this.set(z, original, served(z, original) ? await this.store.webForwards.list(original?.id ?? z.id) : [])

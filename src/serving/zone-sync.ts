@@ -6,6 +6,7 @@ import { renameRecord, renameUnder } from '../zone/rename.ts'
 import type { ZoneRecord } from '../zone/record.ts'
 import { readSoa } from '../zone/rdata/soa.ts'
 import type { SecretBox } from '../auth/secrets.ts'
+import { ZoneFollower } from './zone-follower.ts'
 import type { ServedRrset, TransferPolicy } from '../dns/index/zone-data.ts'
 import type { PoolProfile } from '../zone/pools/profile.ts'
 import { parseIp } from '../zone/ip.ts'
@@ -145,16 +146,9 @@ export class ZoneSync {
   /** Secondary zones past their expire time (they answer SERVFAIL until a transfer succeeds). */
   private readonly expiredZones = new Set<string>()
   private readonly ids = new WeakMap<ZoneData, string>()
-  private readonly pending = new Set<string>()
   /** Loads of a zone given up because it changed meanwhile. */
   private readonly loadTries = new Map<string, number>()
-  private fullWanted = false
-  private queued = false
-  private work: Promise<void> = Promise.resolve()
-  private timer: NodeJS.Timeout | undefined
-  private stopWatch: (() => Promise<void>) | undefined
-  private stopped = false
-  private fullSyncMs: number
+  private readonly follower: ZoneFollower
 
   private readonly store: Store
   private readonly index: ZoneIndex
@@ -174,42 +168,30 @@ export class ZoneSync {
     this.logger = logger
     this.secrets = secrets
     this.opts = opts
-    this.fullSyncMs = opts.fullSyncMs ?? 5000
+    this.follower = new ZoneFollower(store, logger, 'zone sync', { all: async () => await this.syncAll(), some: async (ids) => await this.syncSome(ids) }, opts.fullSyncMs)
+  }
+
+  private get stopped (): boolean {
+    return this.follower.stopped
   }
 
   /** Start watching and loading; resolves when every zone has been loaded once. */
   async start (): Promise<void> {
-    try {
-      this.stopWatch = await this.store.watchZones(id => this.request(id), () => this.requestAll())
-    } catch (err) {
-      // Without change notifications, compare versions often enough for the 1 s promise.
-      this.logger.error({ err }, 'zone change notifications unavailable; polling zone versions')
-      this.fullSyncMs = Math.min(this.fullSyncMs, 500)
-    }
-    this.requestAll()
-    // Loads made again (a zone changed while it loaded) belong to the first load too.
-    do await this.work
-    while (this.queued)
-    this.schedule()
+    await this.follower.start()
   }
 
   async stop (): Promise<void> {
-    this.stopped = true
-    if (this.timer !== undefined) clearTimeout(this.timer)
-    await this.stopWatch?.()
-    await this.work
+    await this.follower.stop()
   }
 
   /** Bring one zone (and its aliases) up to date soon. */
   request (zoneId: string): void {
-    this.pending.add(zoneId)
-    this.queue()
+    this.follower.request(zoneId)
   }
 
   /** Compare every zone's version soon. */
   requestAll (): void {
-    this.fullWanted = true
-    this.queue()
+    this.follower.requestAll()
   }
 
   /** Mark a secondary zone expired (SERVFAIL) or not, now and across reloads. */
@@ -230,32 +212,7 @@ export class ZoneSync {
 
   /** Resolves when the work asked for so far is done. */
   async settled (): Promise<void> {
-    do await this.work
-    while (this.queued)
-  }
-
-  /** One pass at a time: requests made meanwhile are taken together by the next pass. */
-  private queue (): void {
-    if (this.queued || this.stopped) return
-    this.queued = true
-    this.work = this.work.then(async () => {
-      this.queued = false
-      const all = this.fullWanted
-      const ids = [...this.pending]
-      this.fullWanted = false
-      this.pending.clear()
-      if (all) await this.syncAll()
-      else if (ids.length > 0) await this.syncSome(ids)
-    }).catch((err: unknown) => this.logger.error({ err }, 'zone sync failed'))
-  }
-
-  private schedule (): void {
-    if (this.stopped) return
-    this.timer = setTimeout(() => {
-      this.requestAll()
-      this.work.finally(() => this.schedule()).catch(() => {})
-    }, this.fullSyncMs)
-    this.timer.unref()
+    await this.follower.settled()
   }
 
   /** Compare every zone; drop the ones gone. */
