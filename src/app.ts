@@ -145,27 +145,23 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
     generateMaxRecords: deps.config.generateMaxRecords ?? DEFAULT_ZONE_LIMITS.generateMaxRecords,
     uploadSyncMaxRecords: deps.config.uploadSyncMaxRecords ?? DEFAULT_ZONE_LIMITS.uploadSyncMaxRecords
   }
+  // What every route that changes zones is given (one box for the secrets, one set of limits).
+  const zones = {
+    store: deps.store,
+    nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
+    secrets: new SecretBox(deps.config.secretKey),
+    clock: systemClock,
+    limits,
+    ...(deps.config.forwardAddresses === undefined ? {} : { forwardAddresses: deps.config.forwardAddresses })
+  }
   await app.register(zoneRoutes, {
-    zones: {
-      store: deps.store,
-      nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
-      secrets: new SecretBox(deps.config.secretKey),
-      clock: systemClock,
-      limits,
-      ...(deps.transferZone === undefined ? {} : { transferZone: deps.transferZone })
-    },
+    zones: { ...zones, ...(deps.transferZone === undefined ? {} : { transferZone: deps.transferZone }) },
     tasks: deps.tasks
   })
-  await app.register(zoneSnapshotRoutes, {
-    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
-    tasks: deps.tasks
-  })
-  await app.register(dnssecRoutes, {
-    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: deps.clock ?? systemClock, limits },
-    tasks: deps.tasks
-  })
+  await app.register(zoneSnapshotRoutes, { zones, tasks: deps.tasks })
+  await app.register(dnssecRoutes, { zones: { ...zones, clock: deps.clock ?? systemClock }, tasks: deps.tasks })
   await app.register(zoneListRoutes, { store: deps.store })
-  await app.register(rrsetRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits } })
+  await app.register(rrsetRoutes, { zones })
   await app.register(taskRoutes, { store: deps.store })
   await app.register(zoneExportRoutes, { store: deps.store, tasks: deps.tasks })
   await app.register(batchRoutes, { store: deps.store, tasks: deps.tasks })
@@ -176,24 +172,15 @@ export async function buildApp (deps: AppDeps): Promise<FastifyInstance> {
   await app.register(healthCheckRoutes, { store: deps.store, checker })
   await app.register(healthStatusRoutes, { store: deps.store })
   await app.register(danglingRoutes, {
-    zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits },
+    zones,
     clock: deps.clock ?? systemClock,
     ...(deps.tasks === undefined ? {} : { tasks: deps.tasks })
   })
   await app.register(usageRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(failoverRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
   await app.register(probeResultRoutes, { store: deps.store, clock: deps.clock ?? systemClock })
-  await app.register(probeRoutes, { zones: { store: deps.store, nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS, secrets: new SecretBox(deps.config.secretKey), clock: systemClock, limits } })
-  await app.register(webForwardRoutes, {
-    zones: {
-      store: deps.store,
-      nameservers: deps.config.nameservers ?? DEFAULT_NAMESERVERS,
-      secrets: new SecretBox(deps.config.secretKey),
-      clock: systemClock,
-      limits,
-      ...(deps.config.forwardAddresses === undefined ? {} : { forwardAddresses: deps.config.forwardAddresses })
-    }
-  })
+  await app.register(probeRoutes, { zones })
+  await app.register(webForwardRoutes, { zones })
   await app.register(customHeaderRoutes, { store: deps.store })
   return app
 }
