@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Kysely } from 'kysely'
-import { Migrator } from 'kysely/migration'
+import type { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { parseDatabaseUrl } from '../../src/store/engine.ts'
-import { ZonalMigrationProvider } from '../../src/store/migrations/index.ts'
+import { ZonalMigrator } from '../../src/store/migrations/migrator.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
 import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
@@ -109,7 +109,7 @@ export async function databaseAt (engine: EngineCase['name'], migration: string)
   const database = await freshDatabase(engine)
   const location = parseDatabaseUrl(database.url)
   const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
-  const migrator = new Migrator({ db: eng.db, provider: new ZonalMigrationProvider(eng.name), migrationTableSchema: eng.schema })
+  const migrator = new ZonalMigrator(eng)
   const result = await migrator.migrateTo(migration)
   if (result.error !== undefined) {
     await eng.close()

@@ -1,9 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises'
 import type { Kysely } from 'kysely'
-import { Migrator } from 'kysely/migration'
 import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
-import { ZonalMigrationProvider } from '../migrations/index.ts'
+import { ZonalMigrator } from '../migrations/migrator.ts'
 import type { Database } from '../schema.ts'
 import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore, DnssecStore, WebForwardStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
@@ -203,35 +201,12 @@ export class SqlStore implements Store {
   }
 
   async migrate (): Promise<string[]> {
-    const migrator = new Migrator({ db: this.engineImpl.db, provider: new ZonalMigrationProvider(this.engineImpl.name), migrationTableSchema: this.engineImpl.schema })
-    for (let attempt = 1; ; attempt++) {
-      // Failures before any migration runs (its tables' set-up) are thrown, not returned.
-      const { error, results } = await migrator.migrateToLatest().catch((thrown: unknown) => ({ error: thrown, results: undefined }))
-      if (error === undefined) return (results ?? []).filter(r => r.status === 'Success').map(r => r.migrationName)
-      if (attempt < MIGRATE_ATTEMPTS && otherSchemaVanished(error, this.engineImpl.schema)) {
-        await sleep(attempt * 10)
-        continue
-      }
-      throw error instanceof Error ? error : new Error(String(error))
-    }
+    const { error, results } = await new ZonalMigrator(this.engineImpl).migrateToLatest()
+    if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
+    return (results ?? []).filter(r => r.status === 'Success').map(r => r.migrationName)
   }
 
   async close (): Promise<void> {
     await this.engineImpl.close()
   }
-}
-
-/** Attempts of a migration whose catalog read another schema's drop disturbed. */
-const MIGRATE_ATTEMPTS = 10
-
-/**
- * Kysely finds its migration tables by reading the catalog of every schema in the database; a
- * schema dropped meanwhile (another Zonal's, sharing the database) fails that read with
- * PostgreSQL's invalid_schema_name (3F000) naming that other schema. Nothing was migrated then:
- * reading again is safe.
- */
-function otherSchemaVanished (error: unknown, ours: string | undefined): boolean {
-  const e = error as { code?: unknown, message?: unknown }
-  if (e.code !== '3F000' || typeof e.message !== 'string') return false
-  return ours === undefined || !e.message.includes(`"${ours}"`)
 }

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto'
 import { describe, it } from 'node:test'
 import pg from 'pg'
 import { openStore } from '../../../src/store/open-store.ts'
-import { engineCases, freshDatabase, PG_URL } from '../../helpers/engines.ts'
+import { databaseAt, engineCases, freshDatabase, PG_URL } from '../../helpers/engines.ts'
 
 const postgres = (await engineCases()).find(c => c.name === 'postgres')
 
@@ -28,7 +28,7 @@ describe('postgres: migrating beside schemas being dropped', { skip: postgres?.s
       }
     })()
     try {
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < 8; i++) {
         const database = await freshDatabase('postgres')
         const store = await openStore(database.url)
         try {
@@ -36,6 +36,15 @@ describe('postgres: migrating beside schemas being dropped', { skip: postgres?.s
         } finally {
           await store.close()
           await database.drop()
+        }
+        // A migration to a given one, then the rest (the migrator's other path).
+        const older = await databaseAt('postgres', '0004-rrsets')
+        try {
+          const { error } = await older.migrator.migrateToLatest()
+          assert.equal(error, undefined)
+        } finally {
+          await older.close()
+          await older.database.drop()
         }
       }
     } finally {
