@@ -36,6 +36,8 @@ import { resolverServers } from '../health/resolvers.ts'
 import { ForwardTable } from '../forwards/table.ts'
 import { ForwardSync } from '../serving/forward-sync.ts'
 import { startForwardServer, type ForwardServer } from '../serving/forward-server.ts'
+import { readdressForwardedHosts } from '../zones/web-forwards.ts'
+import { systemClock } from '../util/time.ts'
 
 const TOKEN_SWEEP_MS = 10 * 60 * 1000
 /** A zone changed through the API is health-checked this long after its last change. */
@@ -52,7 +54,11 @@ export interface RunningService {
   /** Refreshes secondary zones from their primaries. */
   secondaries: SecondaryRefresher
   /** The web forwarding server (its ports) and the sync that keeps its table of forwards current. */
-  forwards: { server: ForwardServer, sync: ForwardSync, table: ForwardTable }
+  /**
+   * The web forwarding server (its ports), the sync that keeps its table of forwards current, and
+   * the start's pass that points forwarded hosts at `ZONAL_FORWARD_ADDRESSES` (resolves when done).
+   */
+  forwards: { server: ForwardServer, sync: ForwardSync, table: ForwardTable, readdressed: Promise<void> }
   /**
    * The capture of answered DNS queries and the counts it feeds (shown at `/metrics`); `flush`
    * resolves once every query answered so far (by every DNS worker) has reached the counts.
@@ -251,6 +257,19 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, workers: config.dnsWorkers, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   const forwardServer = forwarder
+  // Forwarded hosts written under other addresses (the setting changed) are pointed here, after
+  // the start: it changes only zones out of line, and DNS answers meanwhile as before.
+  const readdressed = readdressForwardedHosts({
+    store,
+    nameservers: config.nameservers,
+    secrets: new SecretBox(config.secretKey),
+    clock: systemClock,
+    limits: { zoneMaxRecords: config.zoneMaxRecords, generateMaxRecords: config.generateMaxRecords, uploadSyncMaxRecords: config.uploadSyncMaxRecords },
+    forwardAddresses: config.forwardAddresses
+  }).then(
+    (done) => { if (done.zones > 0) logger.info({ ...done, addresses: config.forwardAddresses }, 'forwarded hosts pointed at the forwarding server\'s addresses') },
+    (err: unknown) => { logger.error({ err }, 'forwarded hosts could not be pointed at the forwarding server\'s addresses') }
+  )
   logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? 'off (no certificate in ZONAL_FORWARD_CERT_DIR)', forwards: forwardTable.size }, 'web forwarding server listening')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
@@ -268,7 +287,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     tasks,
     dns,
     secondaries: refresher,
-    forwards: { server: forwardServer, sync: forwardSync, table: forwardTable },
+    forwards: { server: forwardServer, sync: forwardSync, table: forwardTable, readdressed },
     health,
     traffic,
     queryCounts: analytics?.queryVolume,
@@ -297,6 +316,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
         } finally {
           clearInterval(idle)
         }
+        await readdressed
         await forwardServer.close()
         await forwardSync.stop()
         await refresher.stop()

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { auditRecord, type Change } from '../audit/recorder.ts'
+import { auditRecord, type Actor, type Change } from '../audit/recorder.ts'
 import { ZonalError } from '../errors/catalog.ts'
 import type { ForwardAlternative, ForwardMode, RelativeMode, WebForward } from '../forwards/model.ts'
 import { STANDARD_HEADERS, readRequestTo, readTarget } from '../forwards/urls.ts'
@@ -208,6 +208,57 @@ async function change (
       })
     })
   })
+}
+
+/** Forwards read per page when every zone's are looked at (`readdressForwardedHosts`). */
+const READDRESS_PAGE = 2000
+
+/**
+ * Point every forwarded host at `deps.forwardAddresses` (the forwarding server moved, or its
+ * addresses changed): each zone holding forwards whose hosts' A/AAAA records say otherwise has
+ * them rewritten in one transaction through the zone's change path (serial, journal, NOTIFY,
+ * DNSSEC), audited as the system's change of its web forwards. Zones already in line are not
+ * touched (nothing written), so running it at every start costs a read of the forwards; nodes
+ * sharing a database with the same setting agree. A zone suspended, deleted or no longer a
+ * primary meanwhile is passed over.
+ * @returns the zones and hosts whose records were rewritten.
+ */
+export async function readdressForwardedHosts (deps: ZoneDeps, actor: Actor = { user: 'system', ipAddress: null }): Promise<{ zones: number, hosts: number }> {
+  const zoneIds = new Set<string>()
+  for (let after: string | undefined; ;) {
+    const page = await deps.store.webForwards.page(READDRESS_PAGE, after)
+    for (const f of page) zoneIds.add(f.zoneId)
+    if (page.length < READDRESS_PAGE) break
+    after = page[page.length - 1]!.id
+  }
+  const done = { zones: 0, hosts: 0 }
+  for (const zoneId of zoneIds) {
+    await deps.store.transaction(async (tx) => {
+      const zone = await tx.zones.lockById(zoneId)
+      if (zone === undefined || zone.zone_type !== 'PRIMARY' || zone.status === 'SUSPENDED') return
+      const forwards = await tx.webForwards.list(zone.id)
+      const records = await hostRecordChanges(tx, zone, forwards, deps.forwardAddresses ?? DEFAULT_FORWARD_ADDRESSES)
+      if (records.changes.length === 0) return
+      if (records.delta > 0) checkZoneSize(Number(zone.record_count) + records.delta, limitsOf(deps))
+      await bumpSerial(tx, zone, deps.clock(), records.delta, records.changes, undefined, {
+        rrsets: records.writes,
+        dnssec: { secrets: deps.secrets },
+        audit: () => auditRecord(actor, {
+          accountId: zone.account_id,
+          accountName: zone.account_name,
+          objectType: 'WEB_FORWARD',
+          changeType: 'MODIFY',
+          object: zone.name,
+          parent: zone.name,
+          changes: records.audit,
+          changeComment: 'the forwarding server\'s addresses (ZONAL_FORWARD_ADDRESSES) changed'
+        })
+      })
+      done.zones++
+      done.hosts += new Set(records.writes.map(w => w.ownerKey)).size
+    })
+  }
+  return done
 }
 
 /** Where the forwarding server listens when `ZONAL_FORWARD_ADDRESSES` says nothing (its default host). */
