@@ -270,7 +270,6 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
     (done) => { if (done.zones > 0) logger.info({ ...done, addresses: config.forwardAddresses }, 'forwarded hosts pointed at the forwarding server\'s addresses') },
     (err: unknown) => { logger.error({ err }, 'forwarded hosts could not be pointed at the forwarding server\'s addresses') }
   )
-  logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? 'off (no certificate in ZONAL_FORWARD_CERT_DIR)', forwards: forwardTable.size }, 'web forwarding server listening')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
