@@ -226,6 +226,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       port: config.forwardHttpPort,
       httpsPort: config.forwardHttpsPort,
       ...(config.forwardCertDir === undefined ? {} : { certDir: config.forwardCertDir }),
+      limits: { maxPerClient: config.forwardMaxPerClient },
       log: logger.child({ part: 'forwarder' })
     })
     await refresher.start()
@@ -251,7 +252,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, workers: config.dnsWorkers, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   const forwardServer = forwarder
-  logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? 'off (no certificate in ZONAL_FORWARD_CERT_DIR)', forwards: forwardTable.size }, 'web forwarding server listening')
+  logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? (config.forwardCertDir === undefined ? 'off (ZONAL_FORWARD_CERT_DIR unset)' : 'not yet (no certificate in ZONAL_FORWARD_CERT_DIR: starts when the folder, read again every hour, holds one)'), maxPerClient: config.forwardMaxPerClient === 0 ? 'off' : config.forwardMaxPerClient, forwards: forwardTable.size }, 'web forwarding server listening')
 
   // Expired tokens are useless; sweep them so the table stays the size of the active sessions.
   const sweep = setInterval(() => {
