@@ -290,9 +290,9 @@ export async function startForwardServer (options: ForwardServerOptions): Promis
       await starting
       const servers = https === undefined ? [http] : [http, https]
       await Promise.all(servers.map(async s => {
-        const closed = new Promise<void>(resolve => s.close(() => resolve()))
+        const done = new Promise<void>(resolve => s.close(() => resolve()))
         s.closeAllConnections()
-        await closed
+        await done
       }))
     }
   }
