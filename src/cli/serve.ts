@@ -232,6 +232,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
       port: config.forwardHttpPort,
       httpsPort: config.forwardHttpsPort,
       ...(config.forwardCertDir === undefined ? {} : { certDir: config.forwardCertDir }),
+      limits: { maxPerClient: config.forwardMaxPerClient },
       log: logger.child({ part: 'forwarder' })
     })
     await refresher.start()
@@ -257,6 +258,7 @@ export async function startService (config: Config, out: NodeJS.WritableStream =
   logger.info({ addresses: dns.addresses.map(a => a.family === 'IPv6' ? `[${a.address}]:${a.port}` : `${a.address}:${a.port}`), port: dns.port, workers: config.dnsWorkers, rrl: config.dnsRrl === 0 ? 'off' : { responsesPerSecond: config.dnsRrl, slip: config.dnsRrlSlip, exempt: config.dnsRrlExempt } }, 'DNS listening (UDP and TCP)')
 
   const forwardServer = forwarder
+  logger.info({ host: config.forwardHttpHost, httpPort: forwardServer.httpPort, httpsPort: forwardServer.httpsPort ?? (config.forwardCertDir === undefined ? 'off (ZONAL_FORWARD_CERT_DIR unset)' : 'not yet (no certificate in ZONAL_FORWARD_CERT_DIR: starts when the folder, read again every hour, holds one)'), maxPerClient: config.forwardMaxPerClient === 0 ? 'off' : config.forwardMaxPerClient, forwards: forwardTable.size }, 'web forwarding server listening')
   // Forwarded hosts written under other addresses (the setting changed) are pointed here, after
   // the start: it changes only zones out of line, and DNS answers meanwhile as before.
   const readdressed = readdressForwardedHosts({

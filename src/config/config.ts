@@ -33,10 +33,12 @@ export interface Config {
   /** Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates). */
   forwardHttpHost: string
   forwardHttpPort: number
-  /** Used only when `forwardCertDir` holds certificates. */
+  /** Listened on once `forwardCertDir` holds certificates. */
   forwardHttpsPort: number
   /** Folder of the forwarding server's TLS certificates (`serving/forward-certificates.ts`); undefined: no HTTPS. */
   forwardCertDir: string | undefined
+  /** Forwarding server connections open at once from one client (IPv4 address, IPv6 /64), HTTP and HTTPS together; 0: no limit. */
+  forwardMaxPerClient: number
   adminAccount: string
   adminUsername: string
   adminPassword: string | undefined
@@ -128,8 +130,9 @@ export const CONFIG_VARIABLES: Record<string, { default: string, description: st
   ZONAL_DNS_RRL_EXEMPT: { default: '127.0.0.0/8,::1/128', description: 'Comma-separated client addresses or CIDR ranges never rate-limited (local tools, benchmarks); `none` exempts nobody.' },
   ZONAL_FORWARD_HTTP_HOST: { default: '127.0.0.1', description: 'Address the web forwarding server listens on (HTTP, and HTTPS when it has certificates); `0.0.0.0` or `::` for every address.' },
   ZONAL_FORWARD_HTTP_PORT: { default: '8081', description: 'Web forwarding server\'s HTTP port (80 in production: point the forwarded hosts\' A/AAAA records at this server); `0` picks a free port (logged).' },
-  ZONAL_FORWARD_HTTPS_PORT: { default: '8443', description: 'Web forwarding server\'s HTTPS port (443 in production), listened on only when `ZONAL_FORWARD_CERT_DIR` holds at least one certificate; `0` picks a free port (logged).' },
-  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of TLS certificates for the forwarded hosts: `<name>.crt` with `<name>.key`, or `<name>/fullchain.pem` with `<name>/privkey.pem` (certbot\'s `live/` folder); each served for the names it holds (wildcards too), chosen by SNI, read again every hour. Unset: no HTTPS.' },
+  ZONAL_FORWARD_HTTPS_PORT: { default: '8443', description: 'Web forwarding server\'s HTTPS port (443 in production), listened on once `ZONAL_FORWARD_CERT_DIR` holds at least one certificate (at start, or when the folder is next read); `0` picks a free port (logged).' },
+  ZONAL_FORWARD_CERT_DIR: { default: '(none)', description: 'Folder of TLS certificates for the forwarded hosts: `<name>.crt` with `<name>.key`, or `<name>/fullchain.pem` with `<name>/privkey.pem` (certbot\'s `live/` folder); each served for the names it holds (wildcards too), chosen by SNI, read again every hour (HTTPS starts at the first reading that finds a certificate; certificates removed leave the listener up, their names refused in the handshake). Unset: no HTTPS.' },
+  ZONAL_FORWARD_MAX_PER_CLIENT: { default: '64', description: 'Web forwarding server: connections open at once from one client (an IPv4 address, an IPv6 /64), HTTP and HTTPS together; a connection over it is closed as soon as it is accepted, unanswered. `0` turns it off.' },
   ZONAL_FORWARD_ADDRESSES: { default: '(ZONAL_FORWARD_HTTP_HOST when it is one IP address, not a wildcard such as 0.0.0.0; else 127.0.0.1)', description: 'Comma-separated IPv4 and IPv6 addresses where clients reach the web forwarding server: each web-forwarded host answers them in DNS (its IPv4 ones as A records, its IPv6 ones as AAAA, TTL 300), written into the zone with its first forward. After a change, the next start points every forwarded host at the new addresses (each zone out of line changed once, audited as the system\'s).' },
   ZONAL_ADMIN_ACCOUNT: { default: 'default', description: 'First start only: the account created for the bootstrap admin.' },
   ZONAL_ADMIN_USERNAME: { default: 'admin', description: 'First start only: the bootstrap admin user (group Owner).' },
@@ -289,6 +292,7 @@ export function loadConfig (env: Env = process.env): Config {
     forwardHttpPort: int(env, 'ZONAL_FORWARD_HTTP_PORT', 8081, 0, 65535),
     forwardHttpsPort: int(env, 'ZONAL_FORWARD_HTTPS_PORT', 8443, 0, 65535),
     forwardCertDir: certDir(env),
+    forwardMaxPerClient: int(env, 'ZONAL_FORWARD_MAX_PER_CLIENT', 64, 0, 1_000_000),
     adminAccount: text(env, 'ZONAL_ADMIN_ACCOUNT', 'default'),
     adminUsername: text(env, 'ZONAL_ADMIN_USERNAME', 'admin'),
     adminPassword: password === undefined || password === '' ? undefined : password,

@@ -160,13 +160,13 @@ describe('probe settings', () => {
 describe('web forwarding settings', () => {
   it('defaults to HTTP on 127.0.0.1:8081, HTTPS on 8443 only with certificates, and the HTTP host as the forwarded hosts\' address', () => {
     const c = loadConfig({})
-    assert.deepEqual([c.forwardHttpHost, c.forwardHttpPort, c.forwardHttpsPort, c.forwardCertDir, c.forwardAddresses], ['127.0.0.1', 8081, 8443, undefined, ['127.0.0.1']])
+    assert.deepEqual([c.forwardHttpHost, c.forwardHttpPort, c.forwardHttpsPort, c.forwardCertDir, c.forwardMaxPerClient, c.forwardAddresses], ['127.0.0.1', 8081, 8443, undefined, 64, ['127.0.0.1']])
     assert.deepEqual(loadConfig({ ZONAL_FORWARD_HTTP_HOST: '::1' }).forwardAddresses, ['::1'])
     assert.deepEqual(loadConfig({ ZONAL_FORWARD_HTTP_HOST: '0.0.0.0' }).forwardAddresses, ['127.0.0.1'], 'a wildcard address is not one clients reach')
     assert.deepEqual(loadConfig({ ZONAL_FORWARD_HTTP_HOST: 'localhost' }).forwardAddresses, ['127.0.0.1'])
   })
 
-  it('reads the ports, the certificate folder and the addresses, refusing bad ones by name', () => {
+  it('reads the ports, the certificate folder, the per-client limit and the addresses, refusing bad ones by name', () => {
     const folder = new URL('.', import.meta.url).pathname
     const c = loadConfig({ ZONAL_FORWARD_HTTP_HOST: '::', ZONAL_FORWARD_HTTP_PORT: '0', ZONAL_FORWARD_HTTPS_PORT: '443', ZONAL_FORWARD_CERT_DIR: ` ${folder} `, ZONAL_FORWARD_ADDRESSES: '192.0.2.10, 2001:db8::10' })
     assert.deepEqual([c.forwardHttpHost, c.forwardHttpPort, c.forwardHttpsPort, c.forwardCertDir, c.forwardAddresses], ['::', 0, 443, folder, ['192.0.2.10', '2001:db8::10']])
@@ -175,6 +175,10 @@ describe('web forwarding settings', () => {
     throwsNaming({ ZONAL_FORWARD_HTTP_PORT: '65536' }, 'ZONAL_FORWARD_HTTP_PORT')
     throwsNaming({ ZONAL_FORWARD_HTTPS_PORT: 'https' }, 'ZONAL_FORWARD_HTTPS_PORT')
     throwsNaming({ ZONAL_FORWARD_CERT_DIR: '/no/such/folder' }, 'ZONAL_FORWARD_CERT_DIR')
+    assert.equal(loadConfig({ ZONAL_FORWARD_MAX_PER_CLIENT: '0' }).forwardMaxPerClient, 0)
+    assert.equal(loadConfig({ ZONAL_FORWARD_MAX_PER_CLIENT: '500' }).forwardMaxPerClient, 500)
+    throwsNaming({ ZONAL_FORWARD_MAX_PER_CLIENT: '-1' }, 'ZONAL_FORWARD_MAX_PER_CLIENT')
+    throwsNaming({ ZONAL_FORWARD_MAX_PER_CLIENT: 'many' }, 'ZONAL_FORWARD_MAX_PER_CLIENT')
     throwsNaming({ ZONAL_FORWARD_CERT_DIR: new URL(import.meta.url).pathname }, 'ZONAL_FORWARD_CERT_DIR')
   })
 })

@@ -4,7 +4,7 @@ import { once } from 'node:events'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { connect } from 'node:net'
+import { connect, type Socket } from 'node:net'
 import { connect as tlsConnect } from 'node:tls'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -232,7 +232,11 @@ describe('forwarding server over HTTPS (SNI)', () => {
   })
 
   async function tlsGet (servername: string, ca: string, path = '/'): Promise<Answer> {
-    const req = httpsRequest({ host: '127.0.0.1', port: server.httpsPort, path, servername, ca, headers: { host: servername }, agent: false })
+    return await tlsGetOn(server.httpsPort!, servername, ca, path)
+  }
+
+  async function tlsGetOn (port: number, servername: string, ca: string, path = '/'): Promise<Answer> {
+    const req = httpsRequest({ host: '127.0.0.1', port, path, servername, ca, headers: { host: servername }, agent: false })
     req.end()
     const [res] = await once(req, 'response') as [import('node:http').IncomingMessage]
     let body = ''
@@ -280,15 +284,93 @@ describe('forwarding server over HTTPS (SNI)', () => {
     assert.equal(r.status, 404)
   })
 
-  it('serves no HTTPS when the folder holds no certificate', async () => {
+  it('starts HTTPS at the first reading of the folder that finds a certificate, and keeps it when they go', async () => {
     const empty = mkdtempSync(join(tmpdir(), 'zonal-forward-tls-empty-'))
-    const s = await startForwardServer({ table: filledTable(), host: '127.0.0.1', port: 0, httpsPort: 0, certDir: empty })
+    const infos: string[] = []
+    const s = await startForwardServer({ table: filledTable(), host: '127.0.0.1', port: 0, httpsPort: 0, certDir: empty, log: { info: (_obj, msg) => { infos.push(msg) }, warn: () => {} } })
     try {
       assert.equal(s.httpsPort, undefined)
       assert.equal((await get(s.httpPort, '/', { host: 'www.example.org' })).status, 301)
+      // A reading that finds nothing starts nothing.
+      await s.reloadCertificates()
+      assert.equal(s.httpsPort, undefined)
+      selfSigned(join(empty, 'www.crt'), join(empty, 'www.key'), 'www.example.org', ['www.example.org'])
+      await s.reloadCertificates()
+      const port = s.httpsPort
+      assert.ok(port !== undefined && port > 0 && port !== s.httpPort)
+      assert.ok(infos.some(m => /HTTPS listening/.test(m)), infos.join('\n'))
+      const cert = readFileSync(join(empty, 'www.crt'), 'utf8')
+      const r = await tlsGetOn(port, 'www.example.org', cert, '/a?x=1')
+      assert.equal(r.status, 301)
+      assert.equal(r.headers.location, 'https://target.example.net/base/a?k=v&x=1')
+      // The certificate removed: the listener stays on its port, the name is refused in the handshake.
+      rmSync(join(empty, 'www.crt'))
+      await s.reloadCertificates()
+      assert.equal(s.httpsPort, port)
+      await assert.rejects(tlsGetOn(port, 'www.example.org', cert))
     } finally {
       await s.close()
       rmSync(empty, { recursive: true, force: true })
+    }
+  })
+
+  it('limits the connections of one client over HTTP and HTTPS together, closing the extra one unanswered', { timeout: 60_000 }, async () => {
+    const s = await startForwardServer({ table: filledTable(), host: '127.0.0.1', port: 0, httpsPort: 0, certDir: dir, limits: { maxPerClient: 3 } })
+    const sockets: Socket[] = []
+    /** Sends a request on an open connection and resolves with the first bytes of the answer. */
+    const ask = async (socket: Socket): Promise<string> => {
+      socket.write('GET / HTTP/1.1\r\nHost: www.example.org\r\n\r\n')
+      const [data] = await once(socket, 'data') as [Buffer]
+      return data.toString('latin1')
+    }
+    const plain = async (): Promise<Socket> => {
+      const socket = connect(s.httpPort, '127.0.0.1')
+      socket.on('error', () => {})
+      sockets.push(socket)
+      await once(socket, 'connect')
+      return socket
+    }
+    /** Whether a new HTTP connection is answered (true) or closed without a byte (false). */
+    const admitted = async (): Promise<boolean> => {
+      const socket = await plain()
+      let got = ''
+      socket.on('data', (d: Buffer) => { got += d.toString('latin1') })
+      socket.write('GET / HTTP/1.1\r\nHost: www.example.org\r\nConnection: close\r\n\r\n')
+      await once(socket, 'close')
+      return got !== ''
+    }
+    try {
+      const a = await plain()
+      const b = await plain()
+      const secure = tlsConnect({ host: '127.0.0.1', port: s.httpsPort!, servername: 'www.example.org', ca: certs.www! })
+      secure.on('error', () => {})
+      sockets.push(secure)
+      await once(secure, 'secureConnect')
+      // Answered requests prove the server counts all three.
+      for (const socket of [a, b, secure]) assert.match(await ask(socket), /^HTTP\/1\.1 301 /)
+      // The fourth, over HTTP, is closed without an answer; over HTTPS, without a handshake.
+      assert.equal(await admitted(), false)
+      const extra = tlsConnect({ host: '127.0.0.1', port: s.httpsPort!, servername: 'www.example.org', ca: certs.www! })
+      sockets.push(extra)
+      assert.equal(await once(extra, 'secureConnect').then(() => 'connected', () => 'refused'), 'refused')
+      // The three still work.
+      for (const socket of [a, b, secure]) assert.match(await ask(socket), /^HTTP\/1\.1 301 /)
+      // Once the server has seen the TLS connection close, its place is free again: a new
+      // connection is tried until one is answered (each try waits for its answer or its close;
+      // a refused try never counts), and kept open. Then the limit holds again.
+      secure.destroy()
+      let c: Socket | undefined
+      for (let i = 0; i < 1000 && c === undefined; i++) {
+        const socket = await plain()
+        const answer = await Promise.race([ask(socket), once(socket, 'close').then(() => '')])
+        if (answer !== '') c = socket
+      }
+      assert.ok(c !== undefined, 'no connection taken in after one closed')
+      assert.match(await ask(c), /^HTTP\/1\.1 301 /)
+      assert.equal(await admitted(), false)
+    } finally {
+      for (const socket of sockets) socket.destroy()
+      await s.close()
     }
   })
 })
