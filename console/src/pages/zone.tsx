@@ -8,6 +8,7 @@ import { ZoneActions } from '../components/zone-actions.tsx'
 import { SecondaryTransfers, type PrimaryServerDto, type TransferStatusDto } from '../components/secondary-transfers.tsx'
 import { ZoneSettings, type NotifyAddressDto, type RestrictRangeDto, type TsigDto } from '../components/zone-settings.tsx'
 import { RecordForm, type RecordDraft } from '../components/record-form.tsx'
+import { WebForwards } from '../components/web-forwards.tsx'
 import { Link } from '../link.tsx'
 import { may, type Me } from '../me.ts'
 
@@ -150,6 +151,9 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
       )}
       {p.type === 'PRIMARY' && (
         <ZoneSettings zone={p.name} ranges={zone.restrictIpList ?? []} notify={zone.notifyAddresses ?? []} tsig={zone.tsig} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
+      )}
+      {p.type === 'PRIMARY' && (
+        <WebForwards zone={p.name} version={version} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
       )}
       {notice !== undefined && <p class='notice' role='status'>{notice}</p>}
       {removeError !== undefined && <p class='error' role='alert'>{removeError}</p>}
