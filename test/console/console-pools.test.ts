@@ -3,6 +3,7 @@
  * service (pools made through the API first):
  * - an RD pool's order and records edited on the zone page, read back through the API, and its
  *   new records answered by the service's DNS server (dig);
+ * - a new RD pool made from "Add records" (A or AAAA with an order);
  * - an SF pool's failover settings (region failure sensitivity, backup record) edited;
  * - refused edits: JSON that does not parse (nothing sent) and a value the API refuses (its
  *   message at the field it names), nothing stored and the form keeping what was typed;
@@ -96,6 +97,8 @@ describe('web console: editing pool profiles', { skip }, () => {
     await form.getByRole('button', { name: 'Save pool' }).click()
     await page.getByRole('status').filter({ hasText: `Saved the A rd.${ZONE} pool.` }).waitFor()
     assert.equal(await form.count(), 0, 'the form closes')
+    // The page reads the zone again after the save: the new records in their place.
+    await pool(`rd.${ZONE}`).getByText('192.0.2.4').waitFor()
     assert.match(await pool(`rd.${ZONE}`).innerText(), /192\.0\.2\.1\s+192\.0\.2\.3\s+192\.0\.2\.4/)
 
     const rd = await stored(`rd.${ZONE}`)
@@ -104,6 +107,25 @@ describe('web console: editing pool profiles', { skip }, () => {
     assert.deepEqual(rd.profile, { '@context': ctx('RDPool'), order: 'ROUND_ROBIN', description: 'web servers' })
     const answered = async (): Promise<string[]> => (await dig(t.service.dns.port, '+norec', '+short', `rd.${ZONE}`, 'A')).trim().split('\n').sort()
     await eventually(async () => (await answered()).join() === '192.0.2.1,192.0.2.3,192.0.2.4', 10_000, 'the edited pool answered')
+  })
+
+  it('adds a new RD pool from "Add records", then it has its edit control', async () => {
+    await page.getByRole('button', { name: 'Add records' }).click()
+    const form = page.getByRole('form', { name: 'Add records' })
+    await form.getByLabel('Owner').fill('new')
+    await form.getByLabel('Type').selectOption('AAAA')
+    await form.getByLabel('Records, one a line').fill('2001:db8::1\n2001:db8::2')
+    assert.equal(await form.getByLabel('Pool order').count(), 0, 'plain records unless asked')
+    await form.getByLabel('Pool (RD): serve the records in an order').check()
+    await form.getByLabel('Pool order').selectOption('FIXED')
+    await form.getByRole('button', { name: 'Add' }).click()
+    await page.getByRole('status').filter({ hasText: 'Records added.' }).waitFor()
+    const res = await api('GET', `/zones/${ZONE}/rrsets/AAAA/new.${ZONE}`)
+    const added = (await res.json() as RrsetList).rrSets[0]!
+    assert.deepEqual(added.rdata, ['2001:db8::1', '2001:db8::2'])
+    assert.deepEqual(added.profile, { '@context': ctx('RDPool'), order: 'FIXED', description: `new.${ZONE}` })
+    await page.getByRole('button', { name: `Edit pool AAAA new.${ZONE}` }).waitFor()
+    await eventually(async () => (await dig(t.service.dns.port, '+norec', '+short', `new.${ZONE}`, 'AAAA')).trim() === '2001:db8::1\n2001:db8::2', 10_000, 'the new pool answered in its fixed order')
   })
 
   it('edits an SF pool\'s failover settings', async () => {
@@ -122,6 +144,7 @@ describe('web console: editing pool profiles', { skip }, () => {
     assert.deepEqual(sf.profile.backupRecord, { rdata: '198.51.100.30', description: '' })
     assert.deepEqual(sf.profile.monitor, { method: 'GET', url: 'http://192.0.2.200/health', transmittedData: '', searchString: '' })
     assert.deepEqual(sf.rdata, ['192.0.2.21'])
+    await pool(`sf.${ZONE}`).getByText('198.51.100.30').waitFor()
     assert.match(await pool(`sf.${ZONE}`).innerText(), /198\.51\.100\.30\s*backup/)
   })
 
