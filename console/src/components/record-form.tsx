@@ -9,7 +9,12 @@ export interface RecordDraft {
   type: string
   ttl: string
   rdata: string
+  /** A new A or AAAA record set made an RD pool served in this order (FIXED, RANDOM, ROUND_ROBIN); none for plain records. */
+  rdOrder?: string
 }
+
+/** The orders of an RD (resource distribution) pool. */
+export const RD_ORDERS = ['ROUND_ROBIN', 'FIXED', 'RANDOM'] as const
 
 type Field = 'owner' | 'type' | 'ttl' | 'rdata' | 'form'
 
@@ -51,7 +56,9 @@ export function RecordForm (props: { zone: string, existing?: RecordDraft, onDon
     setBusy(true)
     const owner = draft.owner.trim() === '@' ? props.zone : draft.owner.trim()
     try {
-      await call(editing ? 'PUT' : 'POST', `/zones/${zonePath(props.zone)}/rrsets/${draft.type}/${encodeURIComponent(owner)}`, { body: { ttl, rdata } })
+      const pool = !editing && draft.rdOrder !== undefined && isAddress(draft.type)
+      const profile = pool ? { profile: { '@context': 'http://schemas.ultradns.com/RDPool.jsonschema', order: draft.rdOrder } } : {}
+      await call(editing ? 'PUT' : 'POST', `/zones/${zonePath(props.zone)}/rrsets/${draft.type}/${encodeURIComponent(owner)}`, { body: { ttl, rdata, ...profile } })
       props.onDone()
     } catch (err) {
       const found: Partial<Record<Field, string[]>> = {}
@@ -96,6 +103,24 @@ export function RecordForm (props: { zone: string, existing?: RecordDraft, onDon
         <textarea id={`${id}-rdata`} rows={3} value={draft.rdata} placeholder={placeholderOf(draft.type)} onInput={e => setDraft({ ...draft, rdata: e.currentTarget.value })} {...described('rdata')} />
         {problem('rdata')}
       </div>
+      {!editing && isAddress(draft.type) && (
+        <div class='grid'>
+          <div class='field'>
+            <label class='check'>
+              <input type='checkbox' checked={draft.rdOrder !== undefined} onChange={e => setDraft({ ...draft, rdOrder: e.currentTarget.checked ? RD_ORDERS[0] : undefined })} />
+              Pool (RD): serve the records in an order
+            </label>
+          </div>
+          {draft.rdOrder !== undefined && (
+            <div class='field'>
+              <label for={`${id}-order`}>Pool order</label>
+              <select id={`${id}-order`} value={draft.rdOrder} onChange={e => setDraft({ ...draft, rdOrder: e.currentTarget.value })}>
+                {RD_ORDERS.map(o => <option key={o} value={o}>{o}</option>)}
+              </select>
+            </div>
+          )}
+        </div>
+      )}
       {problem('form')}
       <div class='actions'>
         <button type='submit' disabled={busy}>{busy ? 'Saving…' : editing ? 'Save' : 'Add'}</button>
@@ -104,6 +129,8 @@ export function RecordForm (props: { zone: string, existing?: RecordDraft, onDon
     </form>
   )
 }
+
+const isAddress = (type: string): boolean => type === 'A' || type === 'AAAA'
 
 function placeholderOf (type: string): string {
   switch (type) {

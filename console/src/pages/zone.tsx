@@ -2,7 +2,7 @@ import { useEffect, useState } from 'preact/hooks'
 import { ApiError, call, json, zonePath } from '../api.ts'
 import { Dangling } from '../components/dangling.tsx'
 import { Dnssec } from '../components/dnssec.tsx'
-import { PoolState } from '../components/pool-state.tsx'
+import { PoolCell } from '../components/pool-editor.tsx'
 import { ExportZone } from '../components/export-zone.tsx'
 import { ZoneActions } from '../components/zone-actions.tsx'
 import { SecondaryTransfers, type PrimaryServerDto, type TransferStatusDto } from '../components/secondary-transfers.tsx'
@@ -184,7 +184,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
                       <td>
                         {r.profile === undefined
                           ? <ul class='rdata'>{r.rdata.map((d, i) => <li key={i}><code>{d}</code></li>)}</ul>
-                          : <PoolState profile={r.profile} rdata={r.rdata} />}
+                          : <PoolCell zone={p.name} type={type} rrset={{ ...r, profile: r.profile }} editable={editable} onSaved={message => reload(message)} />}
                         {editing === key && <RecordForm zone={p.name} existing={draft} onDone={() => reload(`Saved the ${type} records of ${r.ownerName}.`)} onCancel={() => setEditing(undefined)} />}
                       </td>
                       {editable && (
