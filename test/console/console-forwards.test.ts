@@ -100,6 +100,9 @@ describe('web console: the web forwards of a primary zone', { skip: browserSkip(
     const owner = page.getByRole('region', { name: `www.${ZONE}` })
     await owner.getByRole('cell', { name: '127.0.0.1' }).waitFor()
     assert.equal(await owner.locator('tr[data-rrtype="A"]').count(), 1, 'the host\'s A record is listed')
+    const row = owner.locator('tr[data-rrtype="A"]')
+    await row.getByText('Written by its web forwards').waitFor()
+    assert.equal(await row.getByRole('button').count(), 0, 'the forward\'s record offers no edit or delete (the API refuses them)')
 
     await eventually(async () => (await forwarded('www.fwd.test', '/docs/a')).status === 301, 10_000, 'the forwarding server redirects')
     assert.deepEqual(await forwarded('www.fwd.test', '/docs/a'), { status: 301, location: 'https://brand.example/landing/docs/a' })

@@ -134,7 +134,13 @@ function ForwardForm (props: { zone: string, existing?: WebForwardDto, onDone: (
  * `canEdit` allows. `version` changing reads the list again; `onChanged` reloads the zone page
  * (a forward writes and removes its host's A/AAAA records).
  */
-export function WebForwards (props: { zone: string, canEdit: boolean, version: number, onChanged: (message: string) => void }) {
+/** The owner name a forward's `requestTo` names (`http://Go.Example.org/a#b` → `go.example.org.`). */
+export function forwardedOwner (requestTo: string): string {
+  const host = requestTo.trim().replace(/^http:\/\//i, '').split(/[/#]/)[0] ?? ''
+  return `${host.toLowerCase().replace(/\.$/, '')}.`
+}
+
+export function WebForwards (props: { zone: string, canEdit: boolean, version: number, onChanged: (message: string) => void, onHosts?: (owners: ReadonlySet<string>) => void }) {
   const [forwards, setForwards] = useState<WebForwardDto[] | undefined>()
   const [total, setTotal] = useState(0)
   const [error, setError] = useState<string | undefined>()
@@ -152,6 +158,7 @@ export function WebForwards (props: { zone: string, canEdit: boolean, version: n
     json<WebForwardList>('GET', `${path}?limit=1000`).then(list => {
       if (!live) return
       setForwards(list.webForwards)
+      props.onHosts?.(new Set(list.webForwards.map(f => forwardedOwner(f.requestTo))))
       setTotal(list.resultInfo.totalCount)
     }, (err: unknown) => {
       if (live) setError(err instanceof ApiError ? err.message : String(err))

@@ -70,6 +70,8 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
   const [notice, setNotice] = useState<string | undefined>()
   const [removeError, setRemoveError] = useState<string | undefined>()
   const [loadingMore, setLoadingMore] = useState(false)
+  /** Owners whose A and AAAA records a web forward wrote (the API refuses other changes to them). */
+  const [forwarded, setForwarded] = useState<ReadonlySet<string>>(new Set())
   const path = zonePath(props.zone)
 
   useEffect(() => {
@@ -153,7 +155,7 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
         <ZoneSettings zone={p.name} ranges={zone.restrictIpList ?? []} notify={zone.notifyAddresses ?? []} tsig={zone.tsig} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
       )}
       {p.type === 'PRIMARY' && (
-        <WebForwards zone={p.name} version={version} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} />
+        <WebForwards zone={p.name} version={version} canEdit={may(props.me, p.accountName, 'update') && p.status !== 'SUSPENDED'} onChanged={message => reload(message)} onHosts={setForwarded} />
       )}
       {notice !== undefined && <p class='notice' role='status'>{notice}</p>}
       {removeError !== undefined && <p class='error' role='alert'>{removeError}</p>}
@@ -177,9 +179,10 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
                   const type = typeOf(r.rrtype)
                   const key = `${type} ${r.ownerName}`
                   const draft: RecordDraft = { owner: relative(r.ownerName, p.name), type, ttl: String(r.ttl), rdata: r.rdata.join('\n') }
+                  const byForward = (type === 'A' || type === 'AAAA') && forwarded.has(r.ownerName.toLowerCase())
                   return (
                     <tr key={key} data-rrtype={type}>
-                      <th scope='row'>{type}{r.profile !== undefined && <span class='tag'>pool</span>}</th>
+                      <th scope='row'>{type}{r.profile !== undefined && <span class='tag'>pool</span>}{byForward && <span class='tag'>web forward</span>}</th>
                       <td class='num'>{r.ttl}</td>
                       <td>
                         {r.profile === undefined
@@ -189,20 +192,22 @@ export function ZonePage (props: { me: Me | undefined, zone: string }) {
                       </td>
                       {editable && (
                         <td class='row-actions'>
-                          {confirming === key
-                            ? (
-                              <span role='group' aria-label={`Confirm deleting ${key}`}>
-                                <span>Delete the {type} records of {r.ownerName}?</span>
-                                <button type='button' class='danger' onClick={() => { remove(r).catch(() => {}) }}>Delete</button>
-                                <button type='button' class='ghost' onClick={() => setConfirming(undefined)}>Keep</button>
-                              </span>
-                              )
-                            : (
-                              <>
-                                {type !== 'SOA' && r.profile === undefined && <button type='button' class='ghost' aria-label={`Edit ${key}`} onClick={() => setEditing(key)}>Edit</button>}
-                                {type !== 'SOA' && <button type='button' class='ghost' aria-label={`Delete ${key}`} onClick={() => setConfirming(key)}>Delete</button>}
-                              </>
-                              )}
+                          {byForward
+                            ? <span class='muted'>Written by its web forwards; changed with them.</span>
+                            : confirming === key
+                              ? (
+                                <span role='group' aria-label={`Confirm deleting ${key}`}>
+                                  <span>Delete the {type} records of {r.ownerName}?</span>
+                                  <button type='button' class='danger' onClick={() => { remove(r).catch(() => {}) }}>Delete</button>
+                                  <button type='button' class='ghost' onClick={() => setConfirming(undefined)}>Keep</button>
+                                </span>
+                                )
+                              : (
+                                <>
+                                  {type !== 'SOA' && r.profile === undefined && <button type='button' class='ghost' aria-label={`Edit ${key}`} onClick={() => setEditing(key)}>Edit</button>}
+                                  {type !== 'SOA' && <button type='button' class='ghost' aria-label={`Delete ${key}`} onClick={() => setConfirming(key)}>Delete</button>}
+                                </>
+                                )}
                         </td>
                       )}
                     </tr>
