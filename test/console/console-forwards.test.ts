@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
+import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { eventually } from '../helpers/named.ts'
 import { serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 
@@ -56,20 +56,14 @@ describe('web console: the web forwards of a primary zone', { skip: browserSkip(
     const res = await api('POST', '/zones', { properties: { name: ZONE, accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { forceImport: true, createType: 'NEW' } })
     assert.equal(res.status, 201, await res.text())
     browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.setDefaultTimeout(15_000)
-    errors = collectErrors(page)
+    ;({ page, errors } = await consolePage(browser))
   })
   after(async () => {
     await browser?.close()
     await t?.stop()
   })
 
-  async function signIn (username: string, password: string): Promise<void> {
-    await page.getByLabel('Username').fill(username)
-    await page.getByLabel('Password').fill(password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-  }
+  const signIn = async (username: string, password: string): Promise<void> => await signInOn(page, username, password)
 
   const section = () => page.getByRole('region', { name: 'Web forwards' })
 

@@ -21,7 +21,7 @@ import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
+import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort, startNamed, type Named } from '../helpers/named.ts'
 import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
@@ -63,9 +63,7 @@ zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { 
     t = await startTestService(ADMIN_PASSWORD, { ZONAL_DNS_PORT: String(dnsPort) })
     base = `http://127.0.0.1:${t.service.httpPort}`
     browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.setDefaultTimeout(15_000)
-    errors = collectErrors(page)
+    ;({ page, errors } = await consolePage(browser))
   })
   after(async () => {
     await browser?.close()
@@ -73,11 +71,7 @@ zone "upstream.test." { type primary; file "$DIR/upstream.db"; allow-transfer { 
     await named?.stop()
   })
 
-  async function signIn (username: string, password: string): Promise<void> {
-    await page.getByLabel('Username').fill(username)
-    await page.getByLabel('Password').fill(password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-  }
+  const signIn = async (username: string, password: string): Promise<void> => await signInOn(page, username, password)
 
   async function openCreate (mode: string): Promise<void> {
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Zones' }).click()

@@ -32,7 +32,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, collectErrors, launchChromium, screenshots } from '../helpers/browser.ts'
+import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort } from '../helpers/named.ts'
 import { apiKsks, serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
@@ -66,20 +66,14 @@ describe('web console in chromium', { skip }, () => {
     t = await startTestService(ADMIN_PASSWORD, { ZONAL_DNS_PORT: String(dnsPort), ZONAL_RESOLVERS: `127.0.0.1:${dnsPort}` })
     base = `http://127.0.0.1:${t.service.httpPort}`
     browser = await launchChromium()
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
-    page.setDefaultTimeout(15_000)
-    errors = collectErrors(page)
+    ;({ page, errors } = await consolePage(browser))
   })
   after(async () => {
     await browser?.close()
     await t?.stop()
   })
 
-  async function signIn (username: string, password: string): Promise<void> {
-    await page.getByLabel('Username').fill(username)
-    await page.getByLabel('Password').fill(password)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-  }
+  const signIn = async (username: string, password: string): Promise<void> => await signInOn(page, username, password)
 
   it('sends / to the sign-in page, signs in, and shows the empty zone list with what to do next', async () => {
     await page.goto(`${base}/`)

@@ -56,6 +56,20 @@ export function collectErrors (page: Page): string[] {
   return errors
 }
 
+/** A new page of `browser` as the console tests use it: 1280×900, 15 s per action, its errors collected. */
+export async function consolePage (browser: Browser): Promise<{ page: Page, errors: string[] }> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
+  page.setDefaultTimeout(15_000)
+  return { page, errors: collectErrors(page) }
+}
+
+/** Sign in on the console's sign-in page that `page` shows. */
+export async function signInOn (page: Page, username: string, password: string): Promise<void> {
+  await page.getByLabel('Username').fill(username)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+}
+
 export const WIDTHS = [1280, 390] as const
 
 /**
