@@ -27,9 +27,8 @@ export interface Engine {
    */
   readonly supportsSkipLocked?: boolean
   /**
-   * The PostgreSQL schema holding Zonal's tables when the URL names one. The migrator looks for
-   * its own tables there (without it, Kysely's introspection finds them in any schema of the
-   * database and skips creating them in a fresh one).
+   * The PostgreSQL schema holding Zonal's tables when the URL names one. The migrator keeps its
+   * own tables there too (it reads the catalog of the connection's search path only).
    */
   readonly schema?: string
   /**

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely'
 import type { Migrator } from 'kysely/migration'
 import pg from 'pg'
 import { parseDatabaseUrl } from '../../src/store/engine.ts'
-import { ZonalMigrator } from '../../src/store/migrations/migrator.ts'
+import { zonalMigrator } from '../../src/store/migrations/migrator.ts'
 import { openStore } from '../../src/store/open-store.ts'
 import { openPostgresEngine } from '../../src/store/postgres/postgres-engine.ts'
 import { openSqliteEngine } from '../../src/store/sqlite/sqlite-engine.ts'
@@ -109,7 +109,7 @@ export async function databaseAt (engine: EngineCase['name'], migration: string)
   const database = await freshDatabase(engine)
   const location = parseDatabaseUrl(database.url)
   const eng = location.engine === 'sqlite' ? openSqliteEngine(location.path) : await openPostgresEngine(location.connectionString, location.schema)
-  const migrator = new ZonalMigrator(eng)
+  const migrator = zonalMigrator(eng)
   const result = await migrator.migrateTo(migration)
   if (result.error !== undefined) {
     await eng.close()

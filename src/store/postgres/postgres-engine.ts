@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, sql } from 'kysely'
+import { Kysely, PostgresDialect, sql, type DatabaseIntrospector, type SchemaMetadata, type TableMetadata } from 'kysely'
 import pg from 'pg'
 import { PLAN_EACH_TIME, type Engine } from '../engine.ts'
 import type { Database } from '../schema.ts'
@@ -31,7 +31,7 @@ export async function openPostgresEngine (connectionString: string, schema?: str
   })
   // An idle client that loses its connection must not crash the process.
   pool.on('error', () => {})
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new SearchPathDialect({ pool }) })
   await sql`select 1`.execute(db)
   let closed = false
   // One channel per schema, so databases shared by several Zonal schemas do not cross-talk.
@@ -159,5 +159,40 @@ class PreparingClient extends pg.Client {
       if (pgCode(err) === RESULT_TYPE_CHANGED) this.generation++
       throw err
     })
+  }
+}
+
+/**
+ * What Kysely's migrator asks of the catalog (does its schema exist, do its tables), read from
+ * `pg_namespace` and `pg_class` alone, tables only of the schemas of the connection's search path
+ * (Zonal's schema, or `public`). Kysely's own introspector reads every table of every schema with
+ * functions called on each (`has_schema_privilege`, `col_description`, `pg_get_serial_sequence`),
+ * which fail (3F000, 42P01, 42703, XX000) when another schema of the same database is dropped
+ * meanwhile, and it finds a migration table of another schema as if it were ours.
+ */
+class SearchPathIntrospector implements DatabaseIntrospector {
+  readonly #db: Kysely<any>
+
+  constructor (db: Kysely<any>) {
+    this.#db = db
+  }
+
+  async getSchemas (): Promise<SchemaMetadata[]> {
+    return (await sql<{ name: string }>`select nspname as name from pg_catalog.pg_namespace`.execute(this.#db)).rows
+  }
+
+  async getTables (): Promise<TableMetadata[]> {
+    const { rows } = await sql<{ name: string, schema: string, kind: string }>`
+      select c.relname as name, n.nspname as schema, c.relkind as kind
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where c.relkind in ('r', 'v', 'p', 'f') and n.nspname = any (current_schemas(false))`.execute(this.#db)
+    return rows.map(r => ({ name: r.name, schema: r.schema, isView: r.kind === 'v', isForeign: r.kind === 'f', columns: [] }))
+  }
+}
+
+/** PostgreSQL as Kysely speaks it, with the catalog read through {@link SearchPathIntrospector}. */
+class SearchPathDialect extends PostgresDialect {
+  override createIntrospector (db: Kysely<any>): DatabaseIntrospector {
+    return new SearchPathIntrospector(db)
   }
 }

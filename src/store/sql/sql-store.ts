@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely'
 import { ambientTransaction } from '../ambient.ts'
 import type { Engine } from '../engine.ts'
-import { ZonalMigrator } from '../migrations/migrator.ts'
+import { zonalMigrator } from '../migrations/migrator.ts'
 import type { Database } from '../schema.ts'
 import type { AccountStore, AnalyticsDataStore, AuditStore, RrsetStore, Store, TaskStore, TokenStore, UserStore, QueryCountStore, HostVolumeStore, ClientResponseStore, HealthCheckStore, DanglingReportStore, RawQueryStore, ReportRequestStore, UsageStore, ZoneChangeStore, ZoneSnapshotStore, ZoneStore, TrafficStore, DnssecStore, WebForwardStore } from '../store.ts'
 import { SqlAccountStore } from './accounts.ts'
@@ -201,7 +201,7 @@ export class SqlStore implements Store {
   }
 
   async migrate (): Promise<string[]> {
-    const { error, results } = await new ZonalMigrator(this.engineImpl).migrateToLatest()
+    const { error, results } = await zonalMigrator(this.engineImpl).migrateToLatest()
     if (error !== undefined) throw error instanceof Error ? error : new Error(String(error))
     return (results ?? []).filter(r => r.status === 'Success').map(r => r.migrationName)
   }

@@ -23,6 +23,10 @@ describe('postgres: migrating beside schemas being dropped', { skip: postgres?.s
         const schema = `zt_churn_${randomBytes(4).toString('hex')}`
         await churn.query(`create schema "${schema}"`)
         await churn.query(`create table "${schema}".t (a int, b text, c int, d text, e int)`)
+        // Partitions too, as the analytics tables have: their drop fails other reads differently (42P01).
+        await churn.query(`create table "${schema}".p (day int, n bigint) partition by range (day)`)
+        await churn.query(`create table "${schema}".p1 partition of "${schema}".p for values from (0) to (10)`)
+        await churn.query(`create table "${schema}".p2 partition of "${schema}".p for values from (10) to (20)`)
         await churn.query(`drop schema "${schema}" cascade`)
         dropped++
       }
