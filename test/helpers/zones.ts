@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict'
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { FastifyInstance, InjectOptions } from 'fastify'
 
 /** Requests as one user of the app (bearer token set). */
@@ -30,4 +32,18 @@ export function client (app: FastifyInstance, token: string) {
 export function errorCode (body: string): number | undefined {
   const parsed = JSON.parse(body) as { errorCode: number }[] | { errorCode: number }
   return Array.isArray(parsed) ? parsed[0]?.errorCode : parsed.errorCode
+}
+
+/** A Task DTO as `GET /tasks/{id}` gives it. */
+export type TaskDto = Record<string, unknown> & { code: string, message: string }
+
+/** Poll `GET /v1/tasks/{id}` as `as` until the task is finished (COMPLETE or ERROR); its Task DTO. */
+export async function taskSettled (as: { get: (url: string) => Promise<{ json: () => unknown }> }, id: string, timeoutMs = 30_000): Promise<TaskDto> {
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const dto = (await as.get(`/v1/tasks/${id}`)).json() as TaskDto
+    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
+    assert.ok(Date.now() < end, `task ${id} not finished: ${JSON.stringify(dto)}`)
+    await sleep(20)
+  }
 }

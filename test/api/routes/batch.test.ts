@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, it } from 'node:test'
 import { runInTransaction } from '../../../src/store/ambient.ts'
 import type { Store } from '../../../src/store/store.ts'
@@ -7,7 +6,7 @@ import { taskHandlers } from '../../../src/tasks/jobs/index.ts'
 import { TaskRunner } from '../../../src/tasks/runner.ts'
 import { buildTestApp, TEST_PASSWORD, type TestApp } from '../../helpers/app.ts'
 import { engineCases } from '../../helpers/engines.ts'
-import { client, errorCode } from '../../helpers/zones.ts'
+import { client, errorCode, taskSettled } from '../../helpers/zones.ts'
 
 type Client = ReturnType<typeof client>
 
@@ -16,17 +15,6 @@ const newZone = (name: string, account = 'acme'): Record<string, unknown> => ({
   uri: '/v1/zones',
   body: { properties: { name, accountName: account, type: 'PRIMARY' }, primaryCreateInfo: { createType: 'NEW' } }
 })
-
-/** Poll `GET /tasks/{id}` until the task is finished; returns the Task DTO. */
-async function settled (as: Client, taskId: string, timeoutMs = 30_000): Promise<Record<string, unknown>> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const dto = (await as.get(`/tasks/${taskId}`)).json() as Record<string, unknown>
-    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
-    assert.ok(Date.now() < end, `task ${taskId} not finished: ${JSON.stringify(dto)}`)
-    await sleep(20)
-  }
-}
 
 for (const engine of await engineCases()) {
   describe(`${engine.name}: POST /batch`, { skip: engine.skip }, () => {
@@ -165,7 +153,7 @@ for (const engine of await engineCases()) {
         assert.equal(res.statusCode, 202, res.body)
         assert.deepEqual(res.json(), { message: 'Pending' })
         const id = String(res.headers['x-task-id'])
-        const dto = await settled(alice, id)
+        const dto = await taskSettled(alice, id)
         assert.deepEqual(dto, { taskId: id, code: 'COMPLETE', message: 'Batch of 2 operations completed.', resultUri: `/tasks/${id}/result`, hasData: true })
         const result = await alice.get(`/tasks/${id}/result`)
         assert.equal(result.headers['content-type'], 'application/json')
@@ -181,7 +169,7 @@ for (const engine of await engineCases()) {
       it('ends the task in ERROR naming the failed operation, and changes nothing', async () => {
         const res = await alice.post('/v1/batch?async=True', [newZone('async2.test.'), newZone('one.test.')])
         assert.equal(res.statusCode, 202, res.body)
-        const dto = await settled(alice, String(res.headers['x-task-id']))
+        const dto = await taskSettled(alice, String(res.headers['x-task-id']))
         assert.equal(dto.code, 'ERROR')
         assert.equal(dto.message, 'Error in batch operation. Operation 2 of 2 (POST /v1/zones) answered 400: Zone already exists in the system.')
         assert.equal((await alice.get('/zones/async2.test.')).statusCode, 404)

@@ -27,7 +27,7 @@ import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { dnssecVerify, tempDir, writeZoneFile } from '../../../helpers/dnssec-tools.ts'
 import { engineCases } from '../../../helpers/engines.ts'
 import { sampleZone, storeZone } from '../../../helpers/stored-zones.ts'
-import { client, errorCode } from '../../../helpers/zones.ts'
+import { client, errorCode, taskSettled } from '../../../helpers/zones.ts'
 
 type Client = ReturnType<typeof client>
 interface Rrset { ownerName: string, rrtype: string, ttl: number, rdata: string[] }
@@ -64,16 +64,6 @@ async function rrsets (c: Client, zone: string): Promise<Rrset[]> {
   return (res.json() as { rrSets: Rrset[] }).rrSets
 }
 const withoutSoa = (list: Rrset[]): Rrset[] => list.filter(r => r.rrtype !== 'SOA (6)')
-
-async function settled (c: Client, id: string): Promise<{ code: string, message: string }> {
-  const end = Date.now() + 60_000
-  for (;;) {
-    const dto = (await c.get(`/v1/tasks/${id}`)).json() as { code: string, message: string }
-    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
-    assert.ok(Date.now() < end, `task ${id} not finished: ${JSON.stringify(dto)}`)
-    await sleep(20)
-  }
-}
 
 for (const engine of await engineCases()) {
   describe(`${engine.name}: /zones/{zone}/dnssec`, { skip: engine.skip }, () => {
@@ -316,7 +306,7 @@ for (const engine of await engineCases()) {
         const res = await alice.post('/zones/big.example./dnssec', {})
         assert.equal(res.statusCode, 202, res.body)
         assert.deepEqual(res.json(), { message: 'Pending' })
-        const task = await settled(alice, String(res.headers['x-task-id']))
+        const task = await taskSettled(alice, String(res.headers['x-task-id']), 60_000)
         assert.equal(task.code, 'COMPLETE', task.message)
         assert.equal(task.message, 'big.example. signed.')
         await verify(t.store, (await t.store.zones.findById(big.id))!)
@@ -355,7 +345,7 @@ for (const engine of await engineCases()) {
         for (const k of rows) assert.match(k.privateKey, /^enc:v1:/)
         const exported = await alice.post('/zones/export', { zoneNames: ['example.org.'] })
         assert.equal(exported.statusCode, 202, exported.body)
-        const task = await settled(alice, String(exported.headers['x-task-id']))
+        const task = await taskSettled(alice, String(exported.headers['x-task-id']), 60_000)
         assert.equal(task.code, 'COMPLETE', task.message)
         const file = keep((await alice.get(`/tasks/${String(exported.headers['x-task-id'])}/result`)).body)
         assert.match(file, /^www\s+3600\s+IN\s+A\s+192\.0\.2\.80$/m)

@@ -3,7 +3,6 @@ import { spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, it } from 'node:test'
 import type { Store } from '../../../../src/store/store.ts'
 import { taskHandlers } from '../../../../src/tasks/jobs/index.ts'
@@ -13,6 +12,7 @@ import type { PoolProfile } from '../../../../src/zone/pools/profile.ts'
 import { parseZoneText } from '../../../../src/zonefile/parser.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { caller } from '../../../helpers/caller.ts'
+import { taskSettled } from '../../../helpers/zones.ts'
 import { engineCases } from '../../../helpers/engines.ts'
 import { sampleZone, storeZone } from '../../../helpers/stored-zones.ts'
 import { unzipWithPython } from '../../../helpers/zip.ts'
@@ -25,17 +25,6 @@ const RD_POOL: PoolProfile = { kind: 'RD_POOLS', order: 'ROUND_ROBIN', descripti
 
 type Caller = ReturnType<typeof caller>
 
-/** Poll `GET /tasks/{id}` until the task is finished; returns the Task DTO. */
-async function settled (as: Caller, taskId: string, timeoutMs = 60_000): Promise<Record<string, unknown>> {
-  const end = Date.now() + timeoutMs
-  for (;;) {
-    const dto = (await as.get(`/tasks/${taskId}`)).json() as Record<string, unknown>
-    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
-    assert.ok(Date.now() < end, `task ${taskId} not finished: ${JSON.stringify(dto)}`)
-    await sleep(20)
-  }
-}
-
 /** Export `zoneNames`; returns the task id once it completed. */
 async function exported (as: Caller, zoneNames: unknown, path = '/zones/export'): Promise<string> {
   const res = await as.post(path, { zoneNames })
@@ -43,7 +32,7 @@ async function exported (as: Caller, zoneNames: unknown, path = '/zones/export')
   assert.deepEqual(res.json(), { message: 'Pending' })
   const id = String(res.headers['x-task-id'])
   assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-  const dto = await settled(as, id)
+  const dto = await taskSettled(as, id, 60_000)
   assert.equal(dto.code, 'COMPLETE', JSON.stringify(dto))
   return id
 }

@@ -25,7 +25,7 @@ import { restoreSnapshot } from '../../../../src/zones/snapshots.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { engineCases } from '../../../helpers/engines.ts'
 import { sampleZone, storeZone } from '../../../helpers/stored-zones.ts'
-import { client, errorCode } from '../../../helpers/zones.ts'
+import { client, errorCode, taskSettled } from '../../../helpers/zones.ts'
 
 type Client = ReturnType<typeof client>
 interface Rrset { ownerName: string, rrtype: string, ttl: number, rdata: string[], profile?: Record<string, unknown> }
@@ -43,19 +43,8 @@ async function pythonPost (c: Client, path: string): Promise<string> {
   return id
 }
 
-/** Poll `GET /v1/tasks/{id}` until it is finished; returns the Task DTO. */
-async function settled (c: Client, id: string): Promise<{ code: string, message: string }> {
-  const end = Date.now() + 30_000
-  for (;;) {
-    const dto = (await c.get(`/v1/tasks/${id}`)).json() as { code: string, message: string }
-    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
-    assert.ok(Date.now() < end, `task ${id} not finished: ${JSON.stringify(dto)}`)
-    await sleep(20)
-  }
-}
-
 async function completed (c: Client, path: string): Promise<string> {
-  const dto = await settled(c, await pythonPost(c, path))
+  const dto = await taskSettled(c, await pythonPost(c, path))
   assert.equal(dto.code, 'COMPLETE', dto.message)
   return dto.message
 }

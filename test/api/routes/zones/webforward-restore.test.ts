@@ -5,14 +5,13 @@
  * it was.
  */
 import assert from 'node:assert/strict'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { after, before, describe, it } from 'node:test'
 import type { Store } from '../../../../src/store/store.ts'
 import { taskHandlers } from '../../../../src/tasks/jobs/index.ts'
 import { TaskRunner } from '../../../../src/tasks/runner.ts'
 import { buildTestApp, type TestApp } from '../../../helpers/app.ts'
 import { engineCases } from '../../../helpers/engines.ts'
-import { client } from '../../../helpers/zones.ts'
+import { client, taskSettled, type TaskDto } from '../../../helpers/zones.ts'
 
 type Client = ReturnType<typeof client>
 
@@ -26,17 +25,10 @@ const zoneFile = [
 ].join('\n')
 
 /** A task started by POST (202 + X-Task-Id), polled until it ends; its final Task DTO. */
-async function task (c: Client, path: string): Promise<{ code: string, message: string }> {
+async function task (c: Client, path: string): Promise<TaskDto> {
   const res = await c.post(path, {})
   assert.equal(res.statusCode, 202, res.body)
-  const id = String(res.headers['x-task-id'])
-  const end = Date.now() + 30_000
-  for (;;) {
-    const dto = (await c.get(`/v1/tasks/${id}`)).json() as { code: string, message: string }
-    if (dto.code === 'COMPLETE' || dto.code === 'ERROR') return dto
-    assert.ok(Date.now() < end, `task ${id} not finished: ${JSON.stringify(dto)}`)
-    await sleep(20)
-  }
+  return await taskSettled(c, String(res.headers['x-task-id']))
 }
 
 for (const engine of await engineCases()) {
