@@ -13,13 +13,11 @@
  * - screenshots at 1280 and 390 px (not blank, no horizontal overflow), and no console error.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { request } from 'node:http'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
+import { browserSkip, buildConsole, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { eventually } from '../helpers/named.ts'
 import { serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 
@@ -48,8 +46,7 @@ describe('web console: the web forwards of a primary zone', { skip: browserSkip(
   })
 
   before(async () => {
-    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
-    assert.equal(built.status, 0, 'the console builds')
+    buildConsole()
     t = await startTestService(ADMIN_PASSWORD)
     base = `http://127.0.0.1:${t.service.httpPort}`
     api = await serviceApi(t.service, ADMIN_PASSWORD)

@@ -11,12 +11,10 @@
  * - screenshots at 1280 and 390 px (not blank, no overflow), and no console error.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
+import { browserSkip, buildConsole, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually } from '../helpers/named.ts'
 import { serviceApi, startTestService, type ServiceApi, type TestService } from '../helpers/service.ts'
 
@@ -37,8 +35,7 @@ describe('web console: editing pool profiles', { skip }, () => {
   let errors: string[]
 
   before(async () => {
-    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
-    assert.equal(built.status, 0, 'the console builds')
+    buildConsole()
     t = await startTestService(ADMIN_PASSWORD)
     api = await serviceApi(t.service, ADMIN_PASSWORD)
     const zone = await api('POST', '/zones', { properties: { name: ZONE, accountName: 'default', type: 'PRIMARY' }, primaryCreateInfo: { forceImport: true, createType: 'NEW' } })

@@ -14,14 +14,14 @@
  * - screenshots at 1280 and 390 px of the pages visited (not blank), and no console error.
  */
 import assert from 'node:assert/strict'
-import { execFile, spawnSync } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
+import { browserSkip, buildConsole, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort, startNamed, type Named } from '../helpers/named.ts'
 import { serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
@@ -50,8 +50,7 @@ describe('web console: zones from a primary name server, reports of several zone
   let dnsPort: number
 
   before(async () => {
-    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
-    assert.equal(built.status, 0, 'the console builds')
+    buildConsole()
     dnsPort = await freeDnsPort()
     named = await startNamed({
       notifyPorts: [dnsPort],

@@ -26,13 +26,11 @@
  *   must not be blank; no console error or page error is logged.
  */
 import assert from 'node:assert/strict'
-import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { UserAdmin } from '../../src/auth/user-admin.ts'
-import { browserSkip, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
+import { browserSkip, buildConsole, consolePage, launchChromium, screenshots, signInOn } from '../helpers/browser.ts'
 import { bindSkip, dig, eventually, freeDnsPort } from '../helpers/named.ts'
 import { apiKsks, serviceApi, startTestService, type TestService } from '../helpers/service.ts'
 
@@ -59,8 +57,7 @@ describe('web console in chromium', { skip }, () => {
   let base: string
 
   before(async () => {
-    const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
-    assert.equal(built.status, 0, 'the console builds')
+    buildConsole()
     // The service's own DNS server is the resolver its dangling scans ask (names of its zones only).
     const dnsPort = await freeDnsPort()
     t = await startTestService(ADMIN_PASSWORD, { ZONAL_DNS_PORT: String(dnsPort), ZONAL_RESOLVERS: `127.0.0.1:${dnsPort}` })

@@ -56,6 +56,12 @@ export function collectErrors (page: Page): string[] {
   return errors
 }
 
+/** Build the console when its build is missing or older than its sources (what `npm start` does). */
+export function buildConsole (): void {
+  const built = spawnSync(process.execPath, [join(import.meta.dirname, '..', '..', 'scripts', 'build-console.mjs'), '--if-stale'], { stdio: 'inherit' })
+  if (built.status !== 0) throw new Error(`the console did not build (exit ${String(built.status)})`)
+}
+
 /** A new page of `browser` as the console tests use it: 1280×900, 15 s per action, its errors collected. */
 export async function consolePage (browser: Browser): Promise<{ page: Page, errors: string[] }> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } })
